@@ -1,0 +1,183 @@
+"""Action values and their text notation (shared by web forms and email replies).
+
+Player actions: ``bid 12``, ``pass``, ``roll``, ``push blue``, ``push none``,
+``remove red:3 blue:1 green:4``, ``arrange +5 +2 +3 goof``.
+Chance outcomes: ``start blue``, ``draw 17`` (a card id), ``die 3``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import NotationError
+from .ruleset import CLASSIC, Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Push:
+    colour: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Remove:
+    """One slot (1-based) per display, keyed by the display owner's colour."""
+
+    slots: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Arrange:
+    """The new display, slot 1 first, as bearer codes."""
+
+    codes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StartPlayer:
+    colour: str
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    face: int
+
+
+Action = Bid | Pass | Roll | Push | Remove | Arrange | StartPlayer | Draw | Die
+CHANCE_ACTIONS = (StartPlayer, Draw, Die)
+
+_MAX_TEXT = 200
+
+
+def bearer_aliases(ruleset: Ruleset) -> dict[str, str]:
+    """Every spelling a player may use for a bearer, mapped to its code."""
+    aliases: dict[str, str] = {}
+    for bearer in ruleset.bearers:
+        aliases[bearer.code.lower()] = bearer.code
+        aliases[bearer.code[:1].lower()] = aliases.get(bearer.code[:1].lower(), bearer.code)
+    for bearer in ruleset.bearers:
+        if bearer.push == 0:
+            # Plain movers may be written as their number: "5", "+5", "-2".
+            aliases[f"{bearer.move:+d}"] = bearer.code
+            if bearer.move > 0:
+                aliases[str(bearer.move)] = bearer.code
+    # A first letter shared by two codes ("+1", "+2") means nothing on its own.
+    for letter in {b.code[:1].lower() for b in ruleset.bearers}:
+        if sum(b.code[:1].lower() == letter for b in ruleset.bearers) > 1:
+            aliases.pop(letter, None)
+    return aliases
+
+
+def _whole_number(word: str, what: str) -> int:
+    if not word.isdigit() or not word.isascii():
+        raise NotationError(f"{what} must be a whole number, not {word!r}")
+    return int(word)
+
+
+def _colour(word: str, ruleset: Ruleset) -> str:
+    if word not in ruleset.colours:
+        raise NotationError(f"{word!r} is not a colour ({', '.join(ruleset.colours)})")
+    return word
+
+
+def parse(text: str, ruleset: Ruleset = CLASSIC) -> Action:
+    """Read one action. Raises NotationError for anything that is not an action."""
+    if not isinstance(text, str):
+        raise NotationError("an action must be text")
+    if len(text) > _MAX_TEXT:
+        raise NotationError("that is too long to be an action")
+    words = text.strip().lower().split()
+    if not words:
+        raise NotationError("no action given")
+    verb, args = words[0], words[1:]
+
+    def expect(count: int) -> None:
+        if len(args) != count:
+            raise NotationError(f"'{verb}' takes {count} argument(s), got {len(args)}")
+
+    if verb == "bid":
+        expect(1)
+        return Bid(_whole_number(args[0], "a bid"))
+    if verb == "pass":
+        expect(0)
+        return Pass()
+    if verb == "roll":
+        expect(0)
+        return Roll()
+    if verb == "push":
+        expect(1)
+        return Push(None if args[0] in ("none", "nobody", "no") else _colour(args[0], ruleset))
+    if verb == "remove":
+        if not args:
+            raise NotationError("'remove' needs colour:slot for every display")
+        picks = []
+        for arg in args:
+            colour, sep, slot = arg.partition(":")
+            if not sep:
+                raise NotationError(f"write each removal as colour:slot, not {arg!r}")
+            picks.append((_colour(colour, ruleset), _whole_number(slot, "a slot")))
+        if len({colour for colour, _ in picks}) != len(picks):
+            raise NotationError("name each display only once")
+        order = ruleset.colours.index
+        return Remove(tuple(sorted(picks, key=lambda pick: order(pick[0]))))
+    if verb == "arrange":
+        aliases = bearer_aliases(ruleset)
+        if not args:
+            raise NotationError("'arrange' needs the bearers in their new order")
+        try:
+            return Arrange(tuple(aliases[arg] for arg in args))
+        except KeyError as missing:
+            raise NotationError(f"{missing.args[0]!r} is not a bearer") from None
+    if verb == "start":
+        expect(1)
+        return StartPlayer(_colour(args[0], ruleset))
+    if verb == "draw":
+        expect(1)
+        return Draw(_whole_number(args[0], "a card"))
+    if verb == "die":
+        expect(1)
+        return Die(_whole_number(args[0], "a die face"))
+    raise NotationError(f"unknown action {verb!r}")
+
+
+def format_action(action: Action) -> str:
+    """The canonical text of an action; ``parse(format_action(a)) == a``."""
+    match action:
+        case Bid(amount):
+            return f"bid {amount}"
+        case Pass():
+            return "pass"
+        case Roll():
+            return "roll"
+        case Push(colour):
+            return f"push {colour or 'none'}"
+        case Remove(slots):
+            return "remove " + " ".join(f"{colour}:{slot}" for colour, slot in slots)
+        case Arrange(codes):
+            return "arrange " + " ".join(codes)
+        case StartPlayer(colour):
+            return f"start {colour}"
+        case Draw(card):
+            return f"draw {card}"
+        case Die(face):
+            return f"die {face}"
+    raise TypeError(f"not an action: {action!r}")

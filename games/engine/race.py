@@ -1,0 +1,156 @@
+"""Races: rolling, moving, the Devil's push, the pond, ranking and prizes;
+then the break: removal and refill."""
+
+from __future__ import annotations
+
+from .errors import IllegalAction
+from .ruleset import BearerKind
+from .state import (
+    AWAIT_DIE,
+    AWAIT_PUSH,
+    AWAIT_ROLL,
+    FINISHED,
+    HOLE,
+    OVER,
+    POND,
+    RACE,
+    RACE_DONE,
+    RACING,
+    REFILL,
+    REMOVAL,
+    Race,
+    RaceResult,
+    State,
+    clockwise_from,
+)
+
+
+def begin_race(state: State, number: int) -> State:
+    n = state.players
+    first = (state.start_player + number - 1) % n
+    race = Race(
+        number=number,
+        first=first,
+        positions=(state.ruleset.start_space,) * n,
+        status=(RACING,) * n,
+        arrivals=(),
+        fallen=(),
+        turn=first,
+        rolls=0,
+        awaiting=AWAIT_ROLL,
+        last_roll=None,
+    )
+    return state._replace(phase=RACE, race=race, last_placed=None, break_auctions=0)
+
+
+def roll(state: State) -> State:
+    race = state.race._replace(awaiting=AWAIT_DIE)
+    if any(state.arrangeable):
+        # The first roll of a race ends the time for arranging teams.
+        state = state._replace(arrangeable=(False,) * state.players)
+    return state._replace(race=race)
+
+
+def die(state: State, face: int) -> State:
+    ruleset = state.ruleset
+    if not 1 <= face <= ruleset.die_faces:
+        raise IllegalAction(f"the die shows 1 to {ruleset.die_faces}")
+    race = state.race
+    seat = race.turn
+    card = state.displays[seat][face - 1]
+    bearer: BearerKind = ruleset.kind_of(card)
+    race = _move(state, race, seat, bearer.move, rolls=race.rolls + 1, last_roll=(seat, face, card))
+    if bearer.push and any(s != seat and st == RACING for s, st in enumerate(race.status)):
+        return state._replace(race=race._replace(awaiting=AWAIT_PUSH))
+    return _end_turn(state, race)
+
+
+def push(state: State, target: int | None) -> State:
+    race = state.race
+    seat = race.turn
+    if target is not None:
+        if target == seat:
+            raise IllegalAction("the Devil pushes another chair, not your own")
+        if race.status[target] != RACING:
+            raise IllegalAction("only a chair still racing can be pushed")
+        bearer = state.ruleset.kind_of(race.last_roll[2])
+        race = _move(state, race, target, -bearer.push)
+    return _end_turn(state, race)
+
+
+def _move(state: State, race: Race, seat: int, steps: int, **also) -> Race:
+    ruleset = state.ruleset
+    position = race.positions[seat] + steps
+    status = RACING
+    arrivals, fallen = race.arrivals, race.fallen
+    finish = ruleset.finish_spaces[race.number - 1]
+    if steps > 0 and position >= finish:
+        status, position, arrivals = FINISHED, finish, arrivals + (seat,)
+    elif steps < 0 and (position < ruleset.lowest_space or position in ruleset.pond_spaces):
+        status, fallen = POND, fallen + (seat,)
+    positions = race.positions[:seat] + (position,) + race.positions[seat + 1 :]
+    statuses = race.status[:seat] + (status,) + race.status[seat + 1 :]
+    return race._replace(
+        positions=positions, status=statuses, arrivals=arrivals, fallen=fallen, **also
+    )
+
+
+def _end_turn(state: State, race: Race) -> State:
+    status = race.status
+    if RACING not in status or race.rolls >= state.ruleset.roll_cap:
+        return _end_race(state._replace(race=race))
+    n = state.players
+    turn = race.turn
+    while True:
+        turn = (turn + 1) % n
+        if status[turn] == RACING:
+            return state._replace(race=race._replace(turn=turn, awaiting=AWAIT_ROLL))
+
+
+def ranking(race: Race, players: int) -> tuple[int, ...]:
+    turn_order = clockwise_from(race.first, players)
+    on_track = sorted(
+        (s for s in turn_order if race.status[s] == RACING),
+        key=lambda s: (-race.positions[s], turn_order.index(s)),
+    )
+    return race.arrivals + tuple(on_track) + race.fallen[::-1]
+
+
+def _end_race(state: State) -> State:
+    race = state.race._replace(awaiting=RACE_DONE)
+    order = ranking(race, state.players)
+    prize_row = state.ruleset.prizes[race.number - 1]
+    gold = list(state.gold)
+    paid = []
+    for place, seat in enumerate(order):
+        prize = prize_row[place] if place < len(prize_row) and race.status[seat] != POND else 0
+        gold[seat] += prize
+        paid.append(prize)
+    result = RaceResult(race.number, order, tuple(paid), race.fallen)
+    state = state._replace(race=race, gold=tuple(gold), results=state.results + (result,))
+    if race.number == state.ruleset.races:
+        return state._replace(phase=OVER)
+    return state._replace(phase=REMOVAL, last_placed=order[-1])
+
+
+def remove(state: State, slots: dict[int, int]) -> State:
+    """``slots``: seat -> 0-based slot, one for every display."""
+    size = state.ruleset.display_size
+    if set(slots) != set(range(state.players)):
+        raise IllegalAction("name one card from every display, your own included")
+    if any(not 0 <= slot < size for slot in slots.values()):
+        raise IllegalAction(f"slots are numbered 1 to {size}")
+    displays = tuple(
+        display[: slots[s]] + (HOLE,) + display[slots[s] + 1 :]
+        for s, display in enumerate(state.displays)
+    )
+    removed = tuple(display[slots[s]] for s, display in enumerate(state.displays))
+    draws = tuple(
+        ("slot", s, slots[s]) for s in clockwise_from(state.last_placed, state.players)
+    )
+    return state._replace(
+        phase=REFILL,
+        displays=displays,
+        discard=tuple(sorted(state.discard + removed)),
+        draws=draws,
+    )

@@ -1,0 +1,266 @@
+"""The engine's front door: what may be done, and doing it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from . import auction as auctions
+from . import race as races
+from .actions import (
+    Action,
+    Arrange,
+    Bid,
+    Die,
+    Draw,
+    Pass,
+    Push,
+    Remove,
+    Roll,
+    StartPlayer,
+)
+from .errors import IllegalAction
+from .flow import advance
+from .state import (
+    AWAIT_DIE,
+    AWAIT_PUSH,
+    AWAIT_ROLL,
+    CHANCE,
+    HOLE,
+    OVER,
+    RACE,
+    RACING,
+    REMOVAL,
+    SETUP,
+    START_AUCTION,
+    SUBSTITUTE_AUCTION,
+    State,
+    to_move,
+)
+
+
+_ROLL = Roll()
+_PASS = Pass()
+
+
+def decision_kind(state: State) -> str | None:
+    """What the seat to move decides: "bid", "roll", "push", "remove" (or
+    "chance", or None when the game is over)."""
+    seat = to_move(state)
+    if seat is None:
+        return None
+    if seat == CHANCE:
+        return "chance"
+    if state.phase == RACE:
+        return "roll" if state.race.awaiting == AWAIT_ROLL else "push"
+    if state.phase == REMOVAL:
+        return "remove"
+    return "bid"
+
+
+def chance_outcomes(state: State) -> list[Action]:
+    """The equally likely outcomes when chance is to move (else empty)."""
+    if to_move(state) != CHANCE:
+        return []
+    if state.draws:
+        return [_draw_of(card) for card in state.deck]
+    if state.phase == SETUP:
+        return [StartPlayer(colour) for colour in state.colours]
+    return list(_dice(state.ruleset.die_faces))
+
+
+@lru_cache(maxsize=None)
+def _draw_of(card: int) -> Draw:
+    # Actions are immutable values, so playouts can share one per outcome.
+    return Draw(card)
+
+
+@lru_cache(maxsize=None)
+def _dice(faces: int) -> tuple[Die, ...]:
+    return tuple(Die(face) for face in range(1, faces + 1))
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Every legal action of whoever is to move (chance outcomes for chance).
+
+    Arranging is left out: it is never anyone's turn to arrange (see can_arrange)."""
+    kind = decision_kind(state)
+    if kind is None:
+        return []
+    if kind == "chance":
+        return chance_outcomes(state)
+    seat = to_move(state)
+    if kind == "bid":
+        auction = state.auction
+        lowest = 0 if auction.high_bid is None else auction.high_bid + 1
+        return _BidChoices(lowest, state.gold[seat])
+    if kind == "roll":
+        return [_ROLL]
+    if kind == "push":
+        race = state.race
+        targets = [
+            state.colours[s]
+            for s in range(state.players)
+            if s != seat and race.status[s] == RACING
+        ]
+        return [Push(c) for c in targets] + [Push(None)]
+    return _RemovalChoices(state)
+
+
+class _BidChoices(Sequence):
+    """Pass, then every bid from ``lowest`` to ``highest``; built on demand."""
+
+    def __init__(self, lowest: int, highest: int):
+        self._lowest = lowest
+        self._count = 1 + max(0, highest - lowest + 1)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError(index)
+        return _PASS if index == 0 else Bid(self._lowest + index - 1)
+
+
+class _RemovalChoices(Sequence):
+    """Every way to name one slot per display (size ** players of them), built
+    on demand: six players would otherwise mean 4096 objects per break."""
+
+    def __init__(self, state: State):
+        self._colours = sorted(state.colours, key=state.ruleset.colours.index)
+        self._size = state.ruleset.display_size
+        self._count = self._size ** len(self._colours)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError(index)
+        picks = []
+        for colour in reversed(self._colours):
+            index, slot = divmod(index, self._size)
+            picks.append((colour, slot + 1))
+        return Remove(tuple(reversed(picks)))
+
+
+def apply(state: State, seat: int, action: Action) -> State:
+    """The state after ``seat`` (or CHANCE) takes ``action``; the input is never changed."""
+    if type(action) is Arrange:
+        return arrange(state, seat, action)
+    mover = to_move(state)
+    if mover is None:
+        raise IllegalAction("the game is over")
+    if seat != mover:
+        raise IllegalAction("it is not your turn" if mover != CHANCE else "chance is to move")
+    kind = decision_kind(state)
+    step = _STEPS.get((type(action), kind))
+    if step is None or (kind == "chance" and not _chance_fits(state, action)):
+        raise IllegalAction(f"that is not a move now: the game waits for {_waiting_for(kind)}")
+    return advance(step(state, seat, action))
+
+
+def _chance_fits(state: State, action: Action) -> bool:
+    if state.draws:
+        return type(action) is Draw
+    if state.phase == SETUP:
+        return type(action) is StartPlayer
+    return type(action) is Die
+
+
+def _push(state: State, seat: int, action: Push) -> State:
+    return races.push(state, None if action.colour is None else state.seat_of(action.colour))
+
+
+def _remove(state: State, seat: int, action: Remove) -> State:
+    return races.remove(state, {state.seat_of(colour): slot - 1 for colour, slot in action.slots})
+
+
+# (action type, decision kind) -> step; a pair not listed is illegal.
+_STEPS = {
+    (Die, "chance"): lambda state, seat, action: races.die(state, action.face),
+    (Roll, "roll"): lambda state, seat, action: races.roll(state),
+    (Draw, "chance"): lambda state, seat, action: _draw(state, action.card),
+    (Bid, "bid"): lambda state, seat, action: auctions.bid(state, seat, action.amount),
+    (Pass, "bid"): lambda state, seat, action: auctions.pass_(state, seat),
+    (Push, "push"): _push,
+    (Remove, "remove"): _remove,
+    (StartPlayer, "chance"): lambda state, seat, action: state._replace(
+        start_player=state.seat_of(action.colour)
+    ),
+}
+
+
+def _waiting_for(kind: str | None) -> str:
+    return {
+        "bid": "a bid or a pass",
+        "roll": "a roll",
+        "push": "the Devil's push",
+        "remove": "the last-placed player's removals",
+        "chance": "chance",
+    }.get(kind, "nothing")
+
+
+def _draw(state: State, card: int) -> State:
+    if card not in state.deck:
+        raise IllegalAction(f"card {card} is not in the deck")
+    target, rest = state.draws[0], state.draws[1:]
+    deck = tuple(c for c in state.deck if c != card)
+    state = state._replace(deck=deck, draws=rest)
+    where = target[0]
+    if where == "face_up":
+        auction = state.auction
+        return state._replace(auction=auction._replace(face_up=auction.face_up + (card,)))
+    if where == "hand":
+        auction = state.auction
+        index = auction.bidders.index(target[1])
+        hands = list(auction.hands)
+        hands[index] += (card,)
+        return state._replace(auction=auction._replace(hands=tuple(hands)))
+    seat, slot = target[1], target[2]
+    display = state.displays[seat]
+    displays = list(state.displays)
+    displays[seat] = display[:slot] + (card,) + display[slot + 1 :]
+    return state._replace(displays=tuple(displays))
+
+
+def can_arrange(state: State, seat: int) -> bool:
+    return (
+        state.phase != OVER
+        and 0 <= seat < state.players
+        and state.arrangeable[seat]
+        and bool(state.displays[seat])
+        and HOLE not in state.displays[seat]
+    )
+
+
+def arrange(state: State, seat: int, action: Arrange) -> State:
+    if not can_arrange(state, seat):
+        raise IllegalAction("your team can be arranged only after you place it, until the race starts")
+    display = state.displays[seat]
+    codes = [state.ruleset.code_of(card) for card in display]
+    if sorted(action.codes) != sorted(codes):
+        raise IllegalAction("an arrangement must use exactly the bearers of your display")
+    unused = list(display)
+    ordered = []
+    for code in action.codes:
+        card = next(c for c in unused if state.ruleset.code_of(c) == code)
+        unused.remove(card)
+        ordered.append(card)
+    displays = list(state.displays)
+    displays[seat] = tuple(ordered)
+    return state._replace(displays=tuple(displays))
+
+
+def is_over(state: State) -> bool:
+    return state.phase == OVER
+
