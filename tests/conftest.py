@@ -1,0 +1,39 @@
+import os
+
+import pytest
+
+# CI sets this when PostgreSQL and Redis are up: a test that skips there
+# skipped for a reason CI should hear about, so it counts as a failure.
+REQUIRE_SERVICES = os.environ.get("VERSAILLES_REQUIRE_SERVICES") == "1"
+
+
+def _skip_reason(report) -> str:
+    if isinstance(report.longrepr, tuple):
+        return report.longrepr[2]
+    return str(report.longrepr)
+
+
+def _fail_instead_of_skip(report) -> None:
+    report.outcome = "failed"
+    report.longrepr = (
+        "skipped, but VERSAILLES_REQUIRE_SERVICES=1 forbids skips: "
+        + _skip_reason(report)
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    # An xfail is reported as a skip too; it is an expectation, not a skip.
+    if REQUIRE_SERVICES and report.skipped and not hasattr(report, "wasxfail"):
+        _fail_instead_of_skip(report)
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector):
+    # A module-level pytest.skip() or importorskip() skips at collection time.
+    report = yield
+    if REQUIRE_SERVICES and report.skipped:
+        _fail_instead_of_skip(report)
+    return report

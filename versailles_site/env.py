@@ -1,0 +1,186 @@
+"""Strict parsing of settings from environment variables.
+
+Every function takes the environment as a mapping (os.environ in settings.py,
+a plain dict in tests), so parsing can be tested without touching the process
+environment or reloading settings.
+
+A typo in a variable should stop start-up with a message naming the variable,
+not fall back to a default that quietly runs the service in the wrong mode.
+An empty value counts as unset, so `FOO=` in an env file means "use the
+default" rather than an error.
+"""
+
+from collections.abc import Mapping
+import re
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE_WORDS = ("true", "1", "yes")
+FALSE_WORDS = ("false", "0", "no")
+
+# Only ever used with DEBUG on; secret_key() refuses it otherwise.
+DEV_SECRET_KEY = "dev-only-insecure-secret-key-do-not-use-in-production"
+
+POSTGRES_SCHEMES = ("postgres", "postgresql")
+REDIS_SCHEMES = ("redis", "rediss")
+
+
+def _split(name: str, url: str):
+    try:
+        return urlsplit(url)
+    except ValueError:
+        # Raised for broken IPv6 brackets; the URL itself is not echoed.
+        raise ImproperlyConfigured(f"{name} is not a valid URL") from None
+
+
+def _raw(environ: Mapping[str, str], name: str) -> str | None:
+    value = environ.get(name)
+    if value is None or value.strip() == "":
+        return None
+    return value.strip()
+
+
+def env_str(environ: Mapping[str, str], name: str, default: str | None = None) -> str | None:
+    value = _raw(environ, name)
+    return default if value is None else value
+
+
+def env_bool(environ: Mapping[str, str], name: str, default: bool) -> bool:
+    value = _raw(environ, name)
+    if value is None:
+        return default
+    word = value.lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(
+        f"{name} must be one of true/false/1/0/yes/no, got {value!r}"
+    )
+
+
+def env_int(environ: Mapping[str, str], name: str, default: int) -> int:
+    value = _raw(environ, name)
+    if value is None:
+        return default
+    # int() would also take "1_000" and "٣"; settings should not.
+    if not re.fullmatch(r"[+-]?[0-9]+", value):
+        raise ImproperlyConfigured(f"{name} must be a whole number, got {value!r}")
+    return int(value)
+
+
+def env_list(environ: Mapping[str, str], name: str, default: list[str]) -> list[str]:
+    value = _raw(environ, name)
+    if value is None:
+        return list(default)
+    items = [item.strip() for item in value.split(",")]
+    if any(item == "" for item in items):
+        raise ImproperlyConfigured(
+            f"{name} must be a comma-separated list without empty items, got {value!r}"
+        )
+    return items
+
+
+def secret_key(environ: Mapping[str, str], *, debug: bool) -> str:
+    value = _raw(environ, "SECRET_KEY")
+    if debug:
+        return value or DEV_SECRET_KEY
+    if value is None:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is false")
+    if value == DEV_SECRET_KEY:
+        raise ImproperlyConfigured(
+            "SECRET_KEY must not be the built-in development key when DEBUG is false"
+        )
+    return value
+
+
+def site_url(environ: Mapping[str, str], default: str) -> str:
+    value = env_str(environ, "SITE_URL", default)
+    parts = _split("SITE_URL", value)
+    # Links in email are built as SITE_URL + path, so anything beyond an
+    # origin would end up in the middle of every link.
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+    ):
+        raise ImproperlyConfigured(
+            f"SITE_URL must look like https://example.org (scheme and host only), got {value!r}"
+        )
+    return value.rstrip("/")
+
+
+def database_config(environ: Mapping[str, str], *, sqlite_path: str) -> dict:
+    """DATABASES["default"] from DATABASE_URL, or the embedded SQLite file."""
+    url = _raw(environ, "DATABASE_URL")
+    if url is None:
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": str(sqlite_path),
+            "OPTIONS": {
+                # Web, worker and beat share one file: take the write lock at
+                # BEGIN instead of failing mid-transaction on upgrade, wait
+                # for it instead of raising "database is locked", and let
+                # readers proceed while someone writes (WAL).
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+        }
+
+    # Error messages below never echo the URL: it usually holds a password.
+    parts = _split("DATABASE_URL", url)
+    if parts.scheme not in POSTGRES_SCHEMES:
+        raise ImproperlyConfigured(
+            "DATABASE_URL must start with postgres:// or postgresql://, "
+            f"got scheme {parts.scheme!r}"
+        )
+    if not url.startswith(f"{parts.scheme}://"):
+        raise ImproperlyConfigured(
+            f"DATABASE_URL must start with {parts.scheme}:// (the // is missing)"
+        )
+    try:
+        port = parts.port
+    except ValueError:
+        raise ImproperlyConfigured("DATABASE_URL has an invalid port") from None
+    name = unquote(parts.path.removeprefix("/"))
+    if not name or "/" in name:
+        raise ImproperlyConfigured(
+            "DATABASE_URL must name one database, as in postgres://user@host:5432/dbname"
+        )
+    if parts.fragment:
+        raise ImproperlyConfigured("DATABASE_URL must not contain a #fragment")
+    try:
+        # Query parameters are libpq connection options, e.g. ?sslmode=require
+        options = dict(parse_qsl(parts.query, strict_parsing=True)) if parts.query else {}
+    except ValueError:
+        raise ImproperlyConfigured(
+            "DATABASE_URL query must be name=value pairs, as in ?sslmode=require"
+        ) from None
+
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": name,
+        "USER": unquote(parts.username or ""),
+        "PASSWORD": unquote(parts.password or ""),
+        # An empty host means the local Unix socket, as with psql.
+        "HOST": parts.hostname or "",
+        "PORT": str(port) if port is not None else "",
+        "OPTIONS": options,
+    }
+
+
+def redis_url(environ: Mapping[str, str]) -> str | None:
+    url = _raw(environ, "REDIS_URL")
+    if url is None:
+        return None
+    scheme = _split("REDIS_URL", url).scheme
+    if scheme not in REDIS_SCHEMES or not url.startswith(f"{scheme}://"):
+        # Do not echo the URL: it may hold a password.
+        raise ImproperlyConfigured(
+            f"REDIS_URL must start with redis:// or rediss://, got scheme {scheme!r}"
+        )
+    return url

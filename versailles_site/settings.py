@@ -1,0 +1,134 @@
+"""Django settings for Versailles.
+
+Everything that differs between a laptop and production comes from environment
+variables (see README.md). With none set, the service runs embedded: SQLite
+and Celery's filesystem broker under var/, no other services needed.
+"""
+
+import os
+from pathlib import Path
+
+from django.utils.translation import gettext_lazy as _
+
+from versailles_site.env import (
+    database_config,
+    env_bool,
+    env_list,
+    redis_url,
+    secret_key,
+    site_url,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+# Runtime state (SQLite file, filesystem broker) lives here; it is gitignored.
+VAR_DIR = BASE_DIR / "var"
+VAR_DIR.mkdir(exist_ok=True)
+
+# On by default because the embedded setup (make run) is for development;
+# production sets DEBUG=false, which then demands a real SECRET_KEY.
+DEBUG = env_bool(os.environ, "DEBUG", True)
+SECRET_KEY = secret_key(os.environ, debug=DEBUG)
+ALLOWED_HOSTS = env_list(
+    os.environ, "ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"]
+)
+
+# Base for absolute links in email, where there is no request to build from.
+SITE_URL = site_url(os.environ, "http://127.0.0.1:8000")
+CSRF_TRUSTED_ORIGINS = [SITE_URL]
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SITE_URL.startswith("https://")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "games.apps.GamesConfig",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions, before common: it reads the session and CommonMiddleware
+    # resolves URLs (APPEND_SLASH) in the active language.
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "versailles_site.urls"
+WSGI_APPLICATION = "versailles_site.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": database_config(os.environ, sqlite_path=VAR_DIR / "db.sqlite3")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# Stored times are UTC; each seat's own time zone is applied when rendering.
+TIME_ZONE = "UTC"
+USE_TZ = True
+
+USE_I18N = True
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English")), ("de", _("German"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+
+# Celery: Redis when REDIS_URL is set, otherwise kombu's filesystem transport
+# so that worker and beat run as real processes with no broker to install.
+REDIS_URL = redis_url(os.environ)
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+else:
+    CELERY_DIR = VAR_DIR / "celery"
+    # Producers and consumers are the same codebase, so one folder serves as
+    # both the inbox and the outbox.
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(CELERY_DIR / "queue"),
+        "data_folder_out": str(CELERY_DIR / "queue"),
+        "processed_folder": str(CELERY_DIR / "processed"),
+        "control_folder": str(CELERY_DIR / "control"),
+    }
+    # kombu does not create these and fails on the first message without them.
+    for folder in ("queue", "processed", "control"):
+        (CELERY_DIR / folder).mkdir(parents=True, exist_ok=True)
+
+# JSON only: pickle would let anyone who can write to the broker run code.
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+# Tasks report their effect through the database, never through results.
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TIMEZONE = TIME_ZONE
+# Keep retrying a broker that is not up yet (Celery 6 stops doing so unless
+# told, and warns about it until then).
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
