@@ -7,6 +7,7 @@ from .race import begin_race
 from .state import (
     HOLE,
     LAST_TEAM,
+    RACE,
     REFILL,
     SETUP,
     START_AUCTION,
@@ -18,6 +19,8 @@ from .state import (
 
 def advance(state: State) -> State:
     """Run forced steps until a seat or chance must act (or the game is over)."""
+    if state.phase == RACE and not state.draws:
+        return state  # nothing in a race happens by itself
     while True:
         nxt = _forced_step(state)
         if nxt is None:

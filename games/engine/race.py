@@ -59,26 +59,29 @@ def die(state: State, face: int) -> State:
     seat = race.turn
     card = state.displays[seat][face - 1]
     bearer: BearerKind = ruleset.kind_of(card)
-    race = _move(state, race, seat, bearer.move, rolls=race.rolls + 1, last_roll=(seat, face, card))
-    if bearer.push and any(s != seat and st == RACING for s, st in enumerate(race.status)):
-        return state._replace(race=race._replace(awaiting=AWAIT_PUSH))
-    return _end_turn(state, race)
+    moved = _move(state, race, seat, bearer.move)
+    moved.update(rolls=race.rolls + 1, last_roll=(seat, face, card))
+    status = moved["status"]
+    if bearer.push and any(s != seat and st == RACING for s, st in enumerate(status)):
+        return state._replace(race=race._replace(awaiting=AWAIT_PUSH, **moved))
+    return _end_turn(state, race, moved)
 
 
 def push(state: State, target: int | None) -> State:
     race = state.race
     seat = race.turn
-    if target is not None:
-        if target == seat:
-            raise IllegalAction("the Devil pushes another chair, not your own")
-        if race.status[target] != RACING:
-            raise IllegalAction("only a chair still racing can be pushed")
-        bearer = state.ruleset.kind_of(race.last_roll[2])
-        race = _move(state, race, target, -bearer.push)
-    return _end_turn(state, race)
+    if target is None:
+        return _end_turn(state, race, {})
+    if target == seat:
+        raise IllegalAction("the Devil pushes another chair, not your own")
+    if race.status[target] != RACING:
+        raise IllegalAction("only a chair still racing can be pushed")
+    bearer = state.ruleset.kind_of(race.last_roll[2])
+    return _end_turn(state, race, _move(state, race, target, -bearer.push))
 
 
-def _move(state: State, race: Race, seat: int, steps: int, **also) -> Race:
+def _move(state: State, race: Race, seat: int, steps: int) -> dict:
+    """The race fields that change when ``seat``'s chair moves ``steps``."""
     ruleset = state.ruleset
     position = race.positions[seat] + steps
     status = RACING
@@ -88,23 +91,25 @@ def _move(state: State, race: Race, seat: int, steps: int, **also) -> Race:
         status, position, arrivals = FINISHED, finish, arrivals + (seat,)
     elif steps < 0 and (position < ruleset.lowest_space or position in ruleset.pond_spaces):
         status, fallen = POND, fallen + (seat,)
-    positions = race.positions[:seat] + (position,) + race.positions[seat + 1 :]
-    statuses = race.status[:seat] + (status,) + race.status[seat + 1 :]
-    return race._replace(
-        positions=positions, status=statuses, arrivals=arrivals, fallen=fallen, **also
-    )
+    return {
+        "positions": race.positions[:seat] + (position,) + race.positions[seat + 1 :],
+        "status": race.status[:seat] + (status,) + race.status[seat + 1 :],
+        "arrivals": arrivals,
+        "fallen": fallen,
+    }
 
 
-def _end_turn(state: State, race: Race) -> State:
-    status = race.status
-    if RACING not in status or race.rolls >= state.ruleset.roll_cap:
-        return _end_race(state._replace(race=race))
+def _end_turn(state: State, race: Race, changes: dict) -> State:
+    """Pass the turn on, or end the race; ``changes`` are this turn's race fields."""
+    status = changes.get("status", race.status)
+    if RACING not in status or changes.get("rolls", race.rolls) >= state.ruleset.roll_cap:
+        return _end_race(state._replace(race=race._replace(**changes)))
     n = state.players
     turn = race.turn
     while True:
         turn = (turn + 1) % n
         if status[turn] == RACING:
-            return state._replace(race=race._replace(turn=turn, awaiting=AWAIT_ROLL))
+            return state._replace(race=race._replace(turn=turn, awaiting=AWAIT_ROLL, **changes))
 
 
 def ranking(race: Race, players: int) -> tuple[int, ...]:

@@ -46,21 +46,26 @@ _PASS = Pass()
 def decision_kind(state: State) -> str | None:
     """What the seat to move decides: "bid", "roll", "push", "remove" (or
     "chance", or None when the game is over)."""
-    seat = to_move(state)
-    if seat is None:
-        return None
-    if seat == CHANCE:
+    if state.draws:
         return "chance"
-    if state.phase == RACE:
-        return "roll" if state.race.awaiting == AWAIT_ROLL else "push"
-    if state.phase == REMOVAL:
+    phase = state.phase
+    if phase == RACE:
+        return _RACE_DECISIONS[state.race.awaiting]
+    if phase == START_AUCTION or phase == SUBSTITUTE_AUCTION:
+        return "bid" if state.auction.turn is not None else None
+    if phase == REMOVAL:
         return "remove"
-    return "bid"
+    if phase == SETUP:
+        return "chance"
+    return None
+
+
+_RACE_DECISIONS = {AWAIT_ROLL: "roll", AWAIT_PUSH: "push", AWAIT_DIE: "chance"}
 
 
 def chance_outcomes(state: State) -> list[Action]:
     """The equally likely outcomes when chance is to move (else empty)."""
-    if to_move(state) != CHANCE:
+    if decision_kind(state) != "chance":
         return []
     if state.draws:
         return [_draw_of(card) for card in state.deck]
@@ -155,26 +160,25 @@ class _RemovalChoices(Sequence):
 
 def apply(state: State, seat: int, action: Action) -> State:
     """The state after ``seat`` (or CHANCE) takes ``action``; the input is never changed."""
-    if type(action) is Arrange:
+    action_type = type(action)
+    if action_type is Arrange:
         return arrange(state, seat, action)
-    mover = to_move(state)
-    if mover is None:
-        raise IllegalAction("the game is over")
+    kind = decision_kind(state)
+    if kind is None:
+        raise IllegalAction("the game is over" if state.phase == OVER else "nobody is to move")
+    mover = CHANCE if kind == "chance" else to_move(state)
     if seat != mover:
         raise IllegalAction("it is not your turn" if mover != CHANCE else "chance is to move")
-    kind = decision_kind(state)
-    step = _STEPS.get((type(action), kind))
-    if step is None or (kind == "chance" and not _chance_fits(state, action)):
+    step = _STEPS.get((action_type, kind))
+    if step is None or (kind == "chance" and action_type is not _chance_type(state)):
         raise IllegalAction(f"that is not a move now: the game waits for {_waiting_for(kind)}")
     return advance(step(state, seat, action))
 
 
-def _chance_fits(state: State, action: Action) -> bool:
+def _chance_type(state: State) -> type:
     if state.draws:
-        return type(action) is Draw
-    if state.phase == SETUP:
-        return type(action) is StartPlayer
-    return type(action) is Die
+        return Draw
+    return StartPlayer if state.phase == SETUP else Die
 
 
 def _push(state: State, seat: int, action: Push) -> State:

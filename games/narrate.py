@@ -1,0 +1,154 @@
+"""Engine events as plain, translatable sentences ("Blue bid 12")."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+COLOUR_NAMES = {
+    "red": gettext_lazy("Red"),
+    "yellow": gettext_lazy("Yellow"),
+    "green": gettext_lazy("Green"),
+    "blue": gettext_lazy("Blue"),
+    "white": gettext_lazy("White"),
+    "black": gettext_lazy("Black"),
+}
+
+BEARER_NAMES = {
+    "goof": gettext_lazy("the Goof"),
+    "devil": gettext_lazy("the Devil"),
+}
+
+AUCTION_NAMES = {
+    "start_auction": gettext_lazy("start auction"),
+    "substitute_auction": gettext_lazy("substitute auction"),
+}
+
+
+def colour_name(colour: str | None) -> str:
+    return str(COLOUR_NAMES.get(colour, colour or ""))
+
+
+def bearer_name(code: str) -> str:
+    if code in BEARER_NAMES:
+        return str(BEARER_NAMES[code])
+    return _("a %(code)s bearer") % {"code": code}
+
+
+def card_list(codes) -> str:
+    return " ".join(codes)
+
+
+def _where(status: str, position: int) -> str:
+    if status == "pond":
+        return _("into the shell pond")
+    if status == "finished":
+        return _("across the finish")
+    return _("to space %(space)d") % {"space": position}
+
+
+def describe(event: dict) -> str:
+    """One sentence for one event; unknown events yield an empty string."""
+    kind = event["type"]
+    who = colour_name(event.get("colour"))
+    if kind == "start_player":
+        return _("%(who)s was drawn to start.") % {"who": who}
+    if kind == "auction_open":
+        return _("%(auction)s %(number)d opens: %(bidders)s bid, %(opener)s first.") % {
+            "auction": str(AUCTION_NAMES[event["kind"]]).capitalize(),
+            "number": event["number"],
+            "bidders": ", ".join(colour_name(c) for c in event["bidders"]),
+            "opener": colour_name(event["opener"]),
+        }
+    if kind == "face_up":
+        return _("Face up for everyone: %(cards)s.") % {"cards": card_list(event["codes"])}
+    if kind == "bid":
+        return _("%(who)s bid %(amount)d.") % {"who": who, "amount": event["amount"]}
+    if kind == "pass":
+        if event["automatic"]:
+            return _("%(who)s could not raise and passed.") % {"who": who}
+        return _("%(who)s passed.") % {"who": who}
+    if kind == "discarded":
+        return ngettext(
+            "A passing bidder's card went face down to the discard pile.",
+            "%(count)d passing bidders' cards went face down to the discard pile.",
+            event["count"],
+        ) % {"count": event["count"]}
+    if kind == "auction_won":
+        return _("%(who)s bought the team %(cards)s for %(price)d gold.") % {
+            "who": who,
+            "cards": card_list(event["codes"]),
+            "price": event["price"],
+        }
+    if kind == "unsold":
+        return _("Nobody bought; the lot went to the discard pile.")
+    if kind == "last_team":
+        return _("%(who)s paid %(price)d gold for the last team: %(cards)s.") % {
+            "who": who,
+            "price": event["price"],
+            "cards": card_list(event["codes"]),
+        }
+    if kind == "arrange":
+        return _("%(who)s arranged their team: %(cards)s.") % {"who": who, "cards": card_list(event["codes"])}
+    if kind == "race_start":
+        return _("Race %(number)d to space %(finish)d begins; %(first)s rolls first.") % {
+            "number": event["number"],
+            "finish": event["finish"],
+            "first": colour_name(event["first"]),
+        }
+    if kind == "roll":
+        return _("%(who)s rolled %(face)d: %(bearer)s carries %(who)s %(where)s.") % {
+            "who": who,
+            "face": event["face"],
+            "bearer": bearer_name(event["code"]),
+            "where": _where(event["status"], event["to"]),
+        }
+    if kind == "push":
+        if event["target"] is None:
+            return _("%(who)s let the Devil push no one.") % {"who": who}
+        return _("%(who)s's Devil pushed %(target)s back %(where)s.") % {
+            "who": who,
+            "target": colour_name(event["target"]),
+            "where": _where(event["status"], event["to"]),
+        }
+    if kind == "race_over":
+        return describe_race(event)
+    if kind == "remove":
+        return _("%(who)s, last, removed %(picks)s.") % {
+            "who": who,
+            "picks": ", ".join(
+                _("%(owner)s's %(code)s") % {"owner": colour_name(p["colour"]), "code": p["code"]}
+                for p in event["picks"]
+            ),
+        }
+    if kind == "refill":
+        return _("%(who)s drew %(code)s into slot %(slot)d.") % {
+            "who": who,
+            "code": event["code"],
+            "slot": event["slot"],
+        }
+    if kind == "game_over":
+        return _("The game is over. %(standings)s") % {"standings": describe_standings(event["standings"])}
+    return ""
+
+
+def describe_race(event: dict) -> str:
+    places = []
+    for place, (colour, prize) in enumerate(zip(event["ranking"], event["prizes"]), start=1):
+        text = _("%(place)d. %(who)s") % {"place": place, "who": colour_name(colour)}
+        if colour in event["pond"]:
+            text += " " + _("(in the pond)")
+        if prize:
+            text += " " + _("+%(prize)d gold") % {"prize": prize}
+        places.append(text)
+    return _("Race %(number)d is over: %(places)s.") % {
+        "number": event["number"],
+        "places": "; ".join(places),
+    }
+
+
+def describe_standings(rows) -> str:
+    return "; ".join(
+        _("%(place)d. %(who)s %(gold)d gold") % {"place": i, "who": colour_name(r["colour"]), "gold": r["gold"]}
+        for i, r in enumerate(rows, start=1)
+    )
