@@ -89,6 +89,7 @@ def _race_events(before: State, seat: int, action: Action, after: State) -> list
                 "ranking": [colours[s] for s in result.ranking],
                 "prizes": list(result.prizes),
                 "pond": [colours[s] for s in result.pond],
+                "gold": {colours[s]: after.gold[s] for s in range(after.players)},
             }
         )
     return out
