@@ -46,6 +46,7 @@ def observe(state: State, seat: int | None) -> dict:
                 "ranking": [colours[s] for s in r.ranking],
                 "prizes": list(r.prizes),
                 "pond": [colours[s] for s in r.pond],
+                "gold": {colours[s]: r.gold[s] for s in range(state.players)},
             }
             for r in state.results
         ],
@@ -100,5 +101,6 @@ def _race(state: State) -> dict | None:
         "fallen": [colours[s] for s in race.fallen],
         "last_roll": None
         if last is None
-        else {"colour": colours[last[0]], "face": last[1], "card": _card(state, last[2])},
+                # The code only: the card itself may since have gone to the discard pile.
+        else {"colour": colours[last[0]], "face": last[1], "code": state.ruleset.code_of(last[2])},
     }

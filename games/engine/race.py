@@ -131,7 +131,7 @@ def _end_race(state: State) -> State:
         prize = prize_row[place] if place < len(prize_row) and race.status[seat] != POND else 0
         gold[seat] += prize
         paid.append(prize)
-    result = RaceResult(race.number, order, tuple(paid), race.fallen)
+    result = RaceResult(race.number, order, tuple(paid), race.fallen, tuple(gold))
     state = state._replace(race=race, gold=tuple(gold), results=state.results + (result,))
     if race.number == state.ruleset.races:
         return state._replace(phase=OVER)

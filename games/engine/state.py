@@ -75,6 +75,7 @@ class RaceResult(NamedTuple):
     ranking: tuple[int, ...]  # seats, first place first
     prizes: tuple[int, ...]  # gold paid to each place of ``ranking``
     pond: tuple[int, ...]  # seats that fell into the pond, in falling order
+    gold: tuple[int, ...]  # every seat's gold once the prizes were paid
 
 
 class State(NamedTuple):
