@@ -1,2 +1,138 @@
-# Models arrive with the persistence layer (see DESIGN.md). The module exists
-# now so Django treats "games" as an app and its migrations have a home.
+"""Persistence: a game is a state snapshot plus an append-only action log.
+
+Only games.services writes these rows (DESIGN.md, "Layers")."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+DECISION_HOURS = (1, 6, 12, 24, 48, 72, 168)
+DEFAULT_DECISION_HOURS = 24
+
+
+def new_public_id() -> str:
+    # Public (spectator) ids are unguessable too, so game numbers leak nothing.
+    return secrets.token_urlsafe(9)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        INVITING = "inviting", _("waiting for players")
+        RUNNING = "running", _("running")
+        OVER = "over", _("over")
+        ABORTED = "aborted", _("aborted")
+
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id)
+    ruleset_name = models.CharField(max_length=40)
+    ruleset = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.INVITING)
+    decision_hours = models.PositiveSmallIntegerField(default=DEFAULT_DECISION_HOURS)
+    # The engine state after the latest action: pages never replay the log.
+    state = models.JSONField(null=True, blank=True)
+    # Bumped by every applied action; writes compare-and-set on it.
+    version = models.PositiveIntegerField(default=0)
+    # The version at which the pending decision came up: forms carry it, so an
+    # out-of-turn arrangement does not make the mover's page stale.
+    decision_version = models.PositiveIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Secret until the game is over; its SHA-256 is public from the start.
+    seed = models.CharField(max_length=64)
+    seed_commitment = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"game {self.public_id} ({self.status})"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    email = models.EmailField()
+    display_name = models.CharField(max_length=40, blank=True)
+    colour = models.CharField(max_length=10, null=True, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC")
+    is_host = models.BooleanField(default=False)
+    # The link's secret is derived from this nonce (services.links); only its
+    # SHA-256 is stored, for looking the seat up.
+    link_nonce = models.CharField(max_length=32)
+    token_hash = models.CharField(max_length=64, unique=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["game", "colour"], name="seat_colour_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.position} of {self.game_id}"
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.email.split("@")[0]
+
+
+class ActionRecord(models.Model):
+    class Actor(models.TextChoices):
+        PLAYER = "player", _("player")
+        CHANCE = "chance", _("chance")
+        DEADLINE = "deadline", _("deadline")
+        MODERATOR = "moderator", _("moderator")
+
+    class Source(models.TextChoices):
+        WEB = "web", _("web")
+        EMAIL = "email", _("email")
+        TIMER = "timer", _("timer")
+        MODERATOR = "moderator", _("moderator")
+        SERVER = "server", _("server")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    # Equal to the game's version once this action is applied.
+    seq = models.PositiveIntegerField()
+    seat = models.SmallIntegerField(help_text="seat position, -1 for chance")
+    actor = models.CharField(max_length=10, choices=Actor.choices)
+    source = models.CharField(max_length=10, choices=Source.choices)
+    action = models.CharField(max_length=200)
+    # Public events only (engine.events): what history pages and emails show.
+    events = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="action_seq_unique")]
+
+
+class Notification(models.Model):
+    """The outbox: written in the transaction of the change that causes it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        SENT = "sent", _("sent")
+        FAILED = "failed", _("failed")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, null=True, related_name="notifications")
+    kind = models.CharField(max_length=20)
+    version = models.PositiveIntegerField()
+    to_email = models.EmailField()
+    subject = models.CharField(max_length=200)
+    body_text = models.TextField()
+    body_html = models.TextField(blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "seat", "version", "kind"], name="notification_once"
+            )
+        ]
+        indexes = [models.Index(fields=["status", "created_at"])]

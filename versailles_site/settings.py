@@ -11,6 +11,7 @@ from pathlib import Path
 from django.utils.translation import gettext_lazy as _
 
 from versailles_site.env import (
+    env_str,
     database_config,
     env_bool,
     env_list,
@@ -74,6 +75,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context.site",
             ],
         },
     },
@@ -132,3 +134,22 @@ CELERY_TIMEZONE = TIME_ZONE
 # Keep retrying a broker that is not up yet (Celery 6 stops doing so unless
 # told, and warns about it until then).
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# Mail: with no provider configured, messages go to the local dev mailbox
+# (var/mail/*.eml, listed at /dev/mailbox/ while DEBUG is on).
+EMAIL_BACKEND = env_str(os.environ, "EMAIL_BACKEND", "games.devmail.MailboxBackend")
+DEFAULT_FROM_EMAIL = env_str(os.environ, "DEFAULT_FROM_EMAIL", "Versailles <versailles@localhost>")
+
+# Seat links carry their secret in the path: keep it out of every log line.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"hide_seat_tokens": {"()": "games.logging.HideSeatTokens"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["hide_seat_tokens"]},
+    },
+    "loggers": {
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        "django.request": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+    },
+}

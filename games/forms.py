@@ -1,0 +1,142 @@
+"""Forms: they check shape and size; the services and the engine check the rules."""
+
+from __future__ import annotations
+
+import re
+import zoneinfo
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
+from games import engine
+from games.models import DECISION_HOURS, DEFAULT_DECISION_HOURS
+from games.narrate import colour_name
+
+
+def _hours_label(hours: int) -> str:
+    if hours % 24 == 0 and hours >= 24:
+        days = hours // 24
+        return ngettext_lazy("%(n)d day", "%(n)d days", days) % {"n": days}
+    return ngettext_lazy("%(n)d hour", "%(n)d hours", hours) % {"n": hours}
+
+
+TIME_ZONES = sorted(zoneinfo.available_timezones() - {"localtime", "Factory"})
+
+
+class NewGameForm(forms.Form):
+    host_name = forms.CharField(label=_("Your name"), max_length=40)
+    host_email = forms.EmailField(label=_("Your email address"), max_length=254)
+    other_emails = forms.CharField(
+        label=_("The other players' email addresses"),
+        help_text=_("One per line: 2 to 5 addresses."),
+        widget=forms.Textarea(attrs={"rows": 5, "autocapitalize": "none", "spellcheck": "false"}),
+        max_length=2000,
+    )
+    decision_hours = forms.TypedChoiceField(
+        label=_("Time allowed per decision"),
+        choices=[(h, _hours_label(h)) for h in DECISION_HOURS],
+        coerce=int,
+        initial=DEFAULT_DECISION_HOURS,
+    )
+    ruleset = forms.ChoiceField(
+        label=_("Ruleset"),
+        choices=[(name, name) for name in sorted(engine.RULESETS)],
+        initial=engine.CLASSIC.name,
+    )
+
+    def clean_other_emails(self) -> list[str]:
+        raw = [part for part in re.split(r"[\s,;]+", self.cleaned_data["other_emails"]) if part]
+        for address in raw:
+            try:
+                validate_email(address)
+            except ValidationError:
+                raise ValidationError(_("%(address)s is not an email address.") % {"address": address[:80]})
+        return [address.lower() for address in raw]
+
+    def clean(self):
+        data = super().clean()
+        host, others = data.get("host_email"), data.get("other_emails")
+        if host and others is not None:
+            ruleset = engine.get_ruleset(data.get("ruleset") or engine.CLASSIC.name)
+            low, high = ruleset.min_players - 1, ruleset.max_players - 1
+            if not low <= len(others) <= high:
+                self.add_error(
+                    "other_emails",
+                    _("Give %(low)d to %(high)d other addresses.") % {"low": low, "high": high},
+                )
+            elif len(set(others + [host.lower()])) != len(others) + 1:
+                self.add_error("other_emails", _("Each player needs their own email address."))
+        return data
+
+
+class AcceptForm(forms.Form):
+    colour = forms.ChoiceField(label=_("Your colour"), widget=forms.RadioSelect)
+    display_name = forms.CharField(label=_("Your name in this game"), max_length=40)
+    time_zone = forms.ChoiceField(
+        label=_("Your time zone"),
+        choices=[(z, z) for z in TIME_ZONES],
+        initial="UTC",
+        help_text=_("Deadlines are shown in this time zone."),
+    )
+
+    def __init__(self, *args, free_colours: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["colour"].choices = [(c, colour_name(c)) for c in free_colours]
+
+
+class LinkResendForm(forms.Form):
+    email = forms.EmailField(label=_("Your email address"), max_length=254)
+
+
+class DecisionForm(forms.Form):
+    """Every decision form posts here: the decision in fields, turned into the
+    engine's notation; the engine then judges it."""
+
+    version = forms.IntegerField(min_value=0, max_value=2**31 - 1)
+    action = forms.ChoiceField(choices=[(a, a) for a in ("bid", "pass", "roll", "push", "remove")])
+    amount = forms.IntegerField(required=False, min_value=0, max_value=10**6)
+    target = forms.CharField(required=False, max_length=20)
+
+    def __init__(self, *args, colours: tuple[str, ...], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.colours = colours
+        for colour in colours:
+            self.fields[f"slot_{colour}"] = forms.IntegerField(required=False, min_value=1, max_value=99)
+
+    def notation(self) -> str:
+        data = self.cleaned_data
+        action = data["action"]
+        if action == "bid":
+            if data.get("amount") is None:
+                raise ValidationError(_("Say how much you bid."))
+            return f"bid {data['amount']}"
+        if action == "push":
+            target = data.get("target") or ""
+            if target != "none" and target not in self.colours:
+                raise ValidationError(_("Choose a chair to push back, or no one."))
+            return f"push {target}"
+        if action == "remove":
+            picks = []
+            for colour in self.colours:
+                slot = data.get(f"slot_{colour}")
+                if slot is None:
+                    raise ValidationError(_("Choose one card from every display, your own included."))
+                picks.append(f"{colour}:{slot}")
+            return "remove " + " ".join(picks)
+        return action
+
+
+class ArrangeForm(forms.Form):
+    def __init__(self, *args, codes: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(c, c) for c in dict.fromkeys(codes)]
+        for slot, code in enumerate(codes, start=1):
+            self.fields[f"slot_{slot}"] = forms.ChoiceField(
+                label=_("Slot %(n)d") % {"n": slot}, choices=choices, initial=code
+            )
+
+    def codes(self) -> list[str]:
+        return [self.cleaned_data[name] for name in self.fields]

@@ -1,0 +1,1 @@
+"""The only code that changes a game (DESIGN.md, "Layers")."""

@@ -1,0 +1,30 @@
+"""What services refuse, each with a message fit to show the user."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+
+class ServiceError(Exception):
+    message = _("That could not be done.")
+
+    def __init__(self, message=None):
+        super().__init__(message or self.message)
+        if message is not None:
+            self.message = message
+
+
+class StaleDecision(ServiceError):
+    message = _("This decision was already made. Nothing was changed; here is the game as it stands now.")
+
+
+class NotYourTurn(ServiceError):
+    message = _("It is not your turn to decide. Nothing was changed.")
+
+
+class GameNotRunning(ServiceError):
+    message = _("This game is not running, so nothing can be decided in it.")
+
+
+class RefusedAction(ServiceError):
+    """An engine refusal (illegal or malformed action), passed on verbatim."""

@@ -1,0 +1,122 @@
+"""Creating a game, inviting its players, and starting it once all accepted."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import engine
+from games.models import DECISION_HOURS, Game, Notification, Seat
+from games.randomness import commitment, new_seed
+
+from .errors import ServiceError
+from .links import link_issue, seat_url
+from .notify import notification_queue
+from .play import game_begin
+
+
+def game_create(
+    *,
+    host_name: str,
+    host_email: str,
+    other_emails: list[str],
+    decision_hours: int,
+    ruleset_name: str,
+) -> Game:
+    """A game waiting for its players; every seat, the host's too, is mailed its link."""
+    try:
+        ruleset = engine.get_ruleset(ruleset_name)
+    except KeyError:
+        raise ServiceError(_("Unknown ruleset.")) from None
+    emails = [host_email.strip().lower()] + [e.strip().lower() for e in other_emails]
+    if not ruleset.min_players <= len(emails) <= ruleset.max_players:
+        raise ServiceError(
+            _("A game has %(low)d to %(high)d players, the host included.")
+            % {"low": ruleset.min_players, "high": ruleset.max_players}
+        )
+    if len(set(emails)) != len(emails):
+        raise ServiceError(_("Each player needs their own email address."))
+    if decision_hours not in DECISION_HOURS:
+        raise ServiceError(_("Choose one of the offered times per decision."))
+    seed = new_seed()
+    with transaction.atomic():
+        game = Game.objects.create(
+            ruleset_name=ruleset.name,
+            ruleset=ruleset.to_json(),
+            decision_hours=decision_hours,
+            seed=seed,
+            seed_commitment=commitment(seed),
+        )
+        seats = []
+        for position, email in enumerate(emails):
+            seat = Seat(game=game, position=position, email=email, is_host=position == 0)
+            if position == 0:
+                seat.display_name = host_name.strip()[:40]
+            link_issue(seat)
+            seats.append(seat)
+        Seat.objects.bulk_create(seats)
+        host = seats[0]
+        for seat in Seat.objects.filter(game=game).select_related("game"):
+            notification_queue(
+                game=game, seat=seat, kind="invite", version=0, template="invite",
+                context={"link": seat_url(seat), "host": host, "players": len(seats)},
+            )
+    return game
+
+
+def seat_accept(*, seat: Seat, colour: str, display_name: str, time_zone: str) -> Seat:
+    """Take a seat: colour, name and time zone. The last acceptance starts the game."""
+    display_name = display_name.strip()
+    if not display_name or len(display_name) > 40:
+        raise ServiceError(_("Give a display name of 1 to 40 characters."))
+    if time_zone not in zoneinfo.available_timezones():
+        raise ServiceError(_("Choose a time zone from the list."))
+    with transaction.atomic():
+        # Locking the game row serialises the acceptances, so exactly one of
+        # them sees every seat taken and starts the game.
+        game = Game.objects.select_for_update().get(pk=seat.game_id)
+        seat = Seat.objects.select_related("game").get(pk=seat.pk)
+        if game.status != Game.Status.INVITING or seat.accepted_at is not None:
+            raise ServiceError(_("You have already taken this seat."))
+        if colour not in engine.Ruleset.from_json(game.ruleset).colours:
+            raise ServiceError(_("Choose one of the colours offered."))
+        if Seat.objects.filter(game=game, colour=colour).exists():
+            raise ServiceError(_("Another player has just taken that colour; choose another."))
+        seat.colour, seat.display_name, seat.time_zone = colour, display_name, time_zone
+        seat.accepted_at = timezone.now()
+        try:
+            with transaction.atomic():
+                seat.save(update_fields=["colour", "display_name", "time_zone", "accepted_at"])
+        except IntegrityError:
+            raise ServiceError(_("Another player has just taken that colour; choose another.")) from None
+        seats = list(Seat.objects.filter(game=game).order_by("position"))
+        if all(s.accepted_at for s in seats):
+            game_begin(game, [s.colour for s in seats])
+            for each in seats:
+                notification_queue(
+                    game=game, seat=each, kind="start", version=0, template="start",
+                    context={"link": seat_url(each), "seats": seats},
+                )
+    return seat
+
+
+def link_resend(*, email: str) -> int:
+    """Mail every link of this address in unfinished games; says nothing to the
+    caller about whether the address plays (the view shows the same page)."""
+    email = email.strip().lower()
+    seats = Seat.objects.select_related("game").filter(
+        email=email, game__status__in=[Game.Status.INVITING, Game.Status.RUNNING]
+    )
+    sent = 0
+    with transaction.atomic():
+        for seat in seats:
+            earlier = Notification.objects.filter(seat=seat, kind="link").count()
+            queued = notification_queue(
+                game=seat.game, seat=seat, kind="link", version=earlier, template="link",
+                context={"link": seat_url(seat)},
+            )
+            sent += queued is not None
+    return sent

@@ -1,0 +1,34 @@
+from django import template
+from django.utils.translation import gettext_lazy as _
+
+from games.narrate import colour_name as _colour_name
+from games.selectors import COLOUR_HEX
+
+register = template.Library()
+
+_BEARER_LABELS = {"goof": _("Goof −2"), "devil": _("Devil +2/−2")}
+
+
+@register.filter
+def colour_name(colour):
+    return _colour_name(colour)
+
+
+@register.filter
+def colour_hex(colour):
+    return COLOUR_HEX.get(colour, "#888888")
+
+
+@register.filter
+def bearer(code):
+    if code is None:
+        return "—"
+    return _BEARER_LABELS.get(code, code)
+
+
+@register.filter
+def lookup(mapping, key):
+    try:
+        return mapping.get(key) if hasattr(mapping, "get") else mapping[key]
+    except (KeyError, IndexError, TypeError):
+        return None

@@ -1,0 +1,20 @@
+from django.urls import path
+
+from games import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("new/", views.game_new, name="game_new"),
+    path("new/sent/", views.game_created, name="game_created"),
+    path("s/<str:token>/", views.seat_page, name="seat"),
+    path("s/<str:token>/accept", views.seat_accept_view, name="seat_accept"),
+    path("s/<str:token>/act", views.seat_act, name="seat_act"),
+    path("s/<str:token>/arrange", views.seat_arrange, name="seat_arrange"),
+    path("g/<str:public_id>/", views.spectator, name="spectator"),
+    path("g/<str:public_id>/verify", views.verify, name="verify"),
+    path("link/", views.link_resend_view, name="link_resend"),
+    path("link/sent/", views.link_sent, name="link_sent"),
+    path("dev/mailbox/", views.dev_mailbox, name="dev_mailbox"),
+    path("dev/mailbox/<str:name>", views.dev_mailbox_message, name="dev_mailbox_message"),
+    path("dev/mailbox/<str:name>/html", views.dev_mailbox_html, name="dev_mailbox_html"),
+]

@@ -1,0 +1,88 @@
+"""Reading pages and emails the way a person would: links and forms only."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+SEAT_LINK = re.compile(r"https?://[^\s\"'<>]+/s/[A-Za-z0-9_\-]+/")
+
+
+@dataclass
+class Form:
+    action: str
+    method: str
+    fields: list = field(default_factory=list)  # (type, name, value, required)
+    buttons: list = field(default_factory=list)  # (name, value, text)
+    selects: dict = field(default_factory=dict)  # name -> (options, selected)
+
+    def values(self) -> dict:
+        """Hidden and pre-filled fields, as a browser would send them."""
+        data = {}
+        for kind, name, value, _ in self.fields:
+            if kind in ("hidden", "text", "number", "email") and name and value is not None:
+                data[name] = value
+        for name, (options, selected) in self.selects.items():
+            data[name] = selected if selected is not None else (options[0] if options else "")
+        return data
+
+    def radios(self) -> dict[str, list[str]]:
+        groups: dict[str, list[str]] = {}
+        for kind, name, value, _ in self.fields:
+            if kind == "radio":
+                groups.setdefault(name, []).append(value)
+        return groups
+
+
+class _FormParser(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.forms: list[Form] = []
+        self._select = None
+        self._button = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self.forms.append(Form(action=a.get("action", ""), method=a.get("method", "get").lower()))
+        elif not self.forms:
+            return
+        elif tag == "input":
+            self.forms[-1].fields.append((a.get("type", "text"), a.get("name"), a.get("value"), "required" in a))
+        elif tag == "select":
+            self._select = a.get("name")
+            self.forms[-1].selects[self._select] = ([], None)
+        elif tag == "option" and self._select:
+            options, selected = self.forms[-1].selects[self._select]
+            options.append(a.get("value"))
+            if "selected" in a:
+                selected = a.get("value")
+            self.forms[-1].selects[self._select] = (options, selected)
+        elif tag == "button":
+            self._button = [a.get("name"), a.get("value"), ""]
+            self.forms[-1].buttons.append(self._button)
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._select = None
+        elif tag == "button":
+            self._button = None
+
+    def handle_data(self, data):
+        if self._button is not None:
+            self._button[2] += data.strip()
+
+
+def forms_of(html: str) -> list[Form]:
+    parser = _FormParser()
+    parser.feed(html)
+    return parser.forms
+
+
+def seat_links(text: str) -> list[str]:
+    return SEAT_LINK.findall(text)
+
+
+def path_of(url: str) -> str:
+    return re.sub(r"^https?://[^/]+", "", url)
