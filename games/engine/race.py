@@ -45,9 +45,9 @@ def begin_race(state: State, number: int) -> State:
 
 def roll(state: State) -> State:
     race = state.race._replace(awaiting=AWAIT_DIE)
-    if any(state.arrangeable):
+    if race.rolls == 0 and any(state.arrangeable):
         # The first roll of a race ends the time for arranging teams.
-        state = state._replace(arrangeable=(False,) * state.players)
+        return state._replace(race=race, arrangeable=(False,) * state.players)
     return state._replace(race=race)
 
 

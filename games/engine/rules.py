@@ -63,7 +63,7 @@ def decision_kind(state: State) -> str | None:
 _RACE_DECISIONS = {AWAIT_ROLL: "roll", AWAIT_PUSH: "push", AWAIT_DIE: "chance"}
 
 
-def chance_outcomes(state: State) -> list[Action]:
+def chance_outcomes(state: State) -> Sequence[Action]:
     """The equally likely outcomes when chance is to move (else empty)."""
     if decision_kind(state) != "chance":
         return []
@@ -71,7 +71,7 @@ def chance_outcomes(state: State) -> list[Action]:
         return [_draw_of(card) for card in state.deck]
     if state.phase == SETUP:
         return [StartPlayer(colour) for colour in state.colours]
-    return list(_dice(state.ruleset.die_faces))
+    return _dice(state.ruleset.die_faces)
 
 
 @lru_cache(maxsize=None)
@@ -85,7 +85,7 @@ def _dice(faces: int) -> tuple[Die, ...]:
     return tuple(Die(face) for face in range(1, faces + 1))
 
 
-def legal_actions(state: State) -> list[Action]:
+def legal_actions(state: State) -> Sequence[Action]:
     """Every legal action of whoever is to move (chance outcomes for chance).
 
     Arranging is left out: it is never anyone's turn to arrange (see can_arrange)."""
@@ -161,6 +161,13 @@ class _RemovalChoices(Sequence):
 def apply(state: State, seat: int, action: Action) -> State:
     """The state after ``seat`` (or CHANCE) takes ``action``; the input is never changed."""
     action_type = type(action)
+    if state.phase == RACE and not state.draws:
+        # Rolls and dice are most of a game: answer them before the general path.
+        race = state.race
+        if action_type is Die and race.awaiting == AWAIT_DIE and seat == CHANCE:
+            return races.die(state, action.face)
+        if action_type is Roll and race.awaiting == AWAIT_ROLL and seat == race.turn:
+            return races.roll(state)
     if action_type is Arrange:
         return arrange(state, seat, action)
     kind = decision_kind(state)

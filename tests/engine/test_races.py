@@ -532,3 +532,19 @@ def test_the_cap_counts_a_lone_chairs_rolls():
     assert state.gold == (70, 50, 60)
     assert state.phase == "removal"
     assert state.last_placed == YELLOW
+
+
+def test_a_devil_on_the_cap_roll_still_gets_its_push_before_the_race_ends():
+    # Our reading: the 500th roll is a whole turn, the Devil's optional push included.
+    state = racing({"red": ["devil"] * 4, "yellow": ["+1"] * 4, "green": ["+1"] * 4})
+    state = state._replace(race=state.race._replace(rolls=499))
+    state = run(state, "red 1")
+    assert state.race.rolls == 500
+    assert (to_move(state), decision_kind(state)) == (RED, "push")
+    state = do(state, "red: push yellow")
+    result = state.results[-1]
+    assert state.race.positions == (2, -2, 0)
+    # Cap ranking: red ahead on 2, then green on 0, then yellow pushed to -2.
+    assert result.ranking == (RED, GREEN, YELLOW)
+    assert result.prizes == (20, 10, 5)
+    assert state.phase == "removal"
