@@ -1,0 +1,74 @@
+"""Games in any state, made through the services as a real game would be."""
+
+from __future__ import annotations
+
+import random
+
+from django.db import transaction
+
+from games import engine
+from games.models import Game, Seat
+from games.services.links import seat_token
+from games.services.play import decision_submit, load_state
+from games.services.setup import game_create, seat_accept
+
+COLOURS = ("red", "yellow", "green", "blue", "white", "black")
+
+
+def started_game(players: int = 4, ruleset: str = "classic", decision_hours: int = 24) -> Game:
+    """A running game: created, every seat accepted (colours in seat order)."""
+    game = game_create(
+        host_name="Host",
+        host_email="p0@example.com",
+        other_emails=[f"p{i}@example.com" for i in range(1, players)],
+        decision_hours=decision_hours,
+        ruleset_name=ruleset,
+    )
+    for seat in Seat.objects.filter(game=game).order_by("position"):
+        seat_accept(seat=seat, colour=COLOURS[seat.position], display_name=f"Player {seat.position}", time_zone="Europe/Berlin")
+    game.refresh_from_db()
+    return game
+
+
+def tokens(game: Game) -> dict[int, str]:
+    """Each seat's link secret, by position."""
+    return {seat.position: seat_token(seat) for seat in Seat.objects.filter(game=game).select_related("game")}
+
+
+def seat_at(game: Game, position: int) -> Seat:
+    return Seat.objects.select_related("game").get(game=game, position=position)
+
+
+def play_steps(game: Game, steps: int, rng: random.Random | None = None, choose=None) -> Game:
+    """Make ``steps`` decisions through decision_submit, each a random legal
+    action of the seat to move (or ``choose(state, rng)``); stops at game end."""
+    rng = rng or random.Random(0)
+    for _ in range(steps):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            break
+        state = load_state(game)
+        seat = engine.to_move(state)
+        if choose is not None:
+            action = choose(state, rng)
+        else:
+            options = engine.legal_actions(state)
+            action = options[rng.randrange(len(options))]
+        decision_submit(
+            seat=seat_at(game, seat),
+            text=engine.format_action(action),
+            seen_version=game.decision_version,
+        )
+    game.refresh_from_db()
+    return game
+
+
+def play_until(game: Game, done, rng: random.Random | None = None, limit: int = 5000) -> Game:
+    """Play random legal decisions until ``done(state)`` holds (or the game ends)."""
+    rng = rng or random.Random(0)
+    for _ in range(limit):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING or done(load_state(game)):
+            return game
+        play_steps(game, 1, rng)
+    raise AssertionError("the condition was never reached")
