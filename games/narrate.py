@@ -47,6 +47,17 @@ def _where(status: str, position: int) -> str:
     return _("to space %(space)d") % {"space": position}
 
 
+def _movement(event: dict) -> str:
+    """"forward 3 to space 7", "back 2 — into the shell pond"."""
+    steps = event["to"] - event["from"]
+    where = _where(event["status"], event["to"])
+    if event["status"] == "pond":
+        return _("back %(n)d — %(where)s") % {"n": -steps, "where": where}
+    if steps >= 0:
+        return _("forward %(n)d %(where)s") % {"n": steps, "where": where}
+    return _("back %(n)d %(where)s") % {"n": -steps, "where": where}
+
+
 def describe(event: dict) -> str:
     """One sentence for one event; unknown events yield an empty string."""
     kind = event["type"]
@@ -97,19 +108,19 @@ def describe(event: dict) -> str:
             "first": colour_name(event["first"]),
         }
     if kind == "roll":
-        return _("%(who)s rolled %(face)d: %(bearer)s carries %(who)s %(where)s.") % {
+        return _("%(who)s rolled %(face)d: %(bearer)s carries %(who)s %(movement)s.") % {
             "who": who,
             "face": event["face"],
             "bearer": bearer_name(event["code"]),
-            "where": _where(event["status"], event["to"]),
+            "movement": _movement(event),
         }
     if kind == "push":
         if event["target"] is None:
             return _("%(who)s let the Devil push no one.") % {"who": who}
-        return _("%(who)s's Devil pushed %(target)s back %(where)s.") % {
+        return _("%(who)s's Devil pushed %(target)s %(movement)s.") % {
             "who": who,
             "target": colour_name(event["target"]),
-            "where": _where(event["status"], event["to"]),
+            "movement": _movement(event),
         }
     if kind == "race_over":
         return describe_race(event)

@@ -7,7 +7,7 @@ from functools import wraps
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -200,6 +200,39 @@ def seat_arrange(request, seat, token):
     else:
         messages.success(request, _("Your team is arranged."))
     return redirect("seat", token=token)
+
+
+def _game_json(game: Game, seat) -> dict:
+    seats = list(game.seats.all())
+    return {
+        "game": {
+            "id": game.public_id,
+            "status": game.status,
+            "version": game.version,
+            "decision_version": game.decision_version,
+            "deadline": game.deadline.isoformat() if game.deadline else None,
+            "seed_commitment": game.seed_commitment,
+            "seed": game.seed if game.status == Game.Status.OVER else None,
+        },
+        "seats": [
+            {"position": s.position, "colour": s.colour, "name": s.name if s.accepted_at else None}
+            for s in seats
+        ],
+        "viewer": None if seat is None else seat.colour,
+        "observation": selectors.observation_for(game, seat),
+    }
+
+
+@require_GET
+@with_seat
+def seat_json(request, seat, token):
+    return JsonResponse(_game_json(seat.game, seat))
+
+
+@require_GET
+def spectator_json(request, public_id):
+    game = get_object_or_404(Game, public_id=public_id)
+    return JsonResponse(_game_json(game, None))
 
 
 @require_GET

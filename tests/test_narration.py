@@ -32,7 +32,14 @@ def test_a_goof_into_the_pond_is_told_as_such():
     state = play(state, "red: roll")
     sentences, after = told(state, "chance: die 1")
     assert after.race.status[0] == "pond"
-    assert sentences == ["Red rolled 1: the Goof carries Red into the shell pond."]
+    assert sentences == ["Red rolled 1: the Goof carries Red back 2 — into the shell pond."]
+
+
+def test_a_forward_roll_says_how_far_and_where_to():
+    state = racing({"red": ["+1", "+3", "+1", "+1"], "blue": ["+1"] * 4, "green": ["+2"] * 4})
+    state = play(state, "red: roll")
+    sentences, _ = told(state, "chance: die 2")
+    assert sentences == ["Red rolled 2: a +3 bearer carries Red forward 3 to space 3."]
 
 
 def test_winning_an_auction_names_buyer_price_and_cards_and_the_next_auction():
