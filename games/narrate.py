@@ -29,6 +29,9 @@ def colour_name(colour: str | None) -> str:
     return str(COLOUR_NAMES.get(colour, colour or ""))
 
 
+_colour_label = colour_name
+
+
 def bearer_name(code: str) -> str:
     if code in BEARER_NAMES:
         return str(BEARER_NAMES[code])
@@ -58,9 +61,14 @@ def _movement(event: dict) -> str:
     return _("back %(n)d %(where)s") % {"n": -steps, "where": where}
 
 
-def describe(event: dict) -> str:
-    """One sentence for one event; unknown events yield an empty string."""
+def describe(event: dict, names: dict | None = None) -> str:
+    """One sentence for one event; unknown events yield an empty string.
+    ``names`` maps colours to players' names; without it colours are named."""
     kind = event["type"]
+
+    def colour_name(colour):
+        return (names or {}).get(colour) or _colour_label(colour)
+
     who = colour_name(event.get("colour"))
     if kind == "start_player":
         return _("%(who)s was drawn to start.") % {"who": who}
@@ -123,7 +131,7 @@ def describe(event: dict) -> str:
             "movement": _movement(event),
         }
     if kind == "race_over":
-        return describe_race(event)
+        return describe_race(event, names)
     if kind == "remove":
         return _("%(who)s, last, removed %(picks)s.") % {
             "who": who,
@@ -139,11 +147,14 @@ def describe(event: dict) -> str:
             "slot": event["slot"],
         }
     if kind == "game_over":
-        return _("The game is over. %(standings)s") % {"standings": describe_standings(event["standings"])}
+        return _("The game is over. %(standings)s") % {"standings": describe_standings(event["standings"], names)}
     return ""
 
 
-def describe_race(event: dict) -> str:
+def describe_race(event: dict, names: dict | None = None) -> str:
+    def colour_name(colour):
+        return (names or {}).get(colour) or _colour_label(colour)
+
     places = []
     for place, (colour, prize) in enumerate(zip(event["ranking"], event["prizes"]), start=1):
         text = _("%(place)d. %(who)s") % {"place": place, "who": colour_name(colour)}
@@ -158,7 +169,10 @@ def describe_race(event: dict) -> str:
     }
 
 
-def describe_standings(rows) -> str:
+def describe_standings(rows, names: dict | None = None) -> str:
+    def colour_name(colour):
+        return (names or {}).get(colour) or _colour_label(colour)
+
     return "; ".join(
         _("%(place)d. %(who)s %(gold)d gold") % {"place": i, "who": colour_name(r["colour"]), "gold": r["gold"]}
         for i, r in enumerate(rows, start=1)

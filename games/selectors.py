@@ -31,7 +31,7 @@ def observation_for(game: Game, seat: Seat | None) -> dict | None:
     return engine.observe(state, None if seat is None else seat.position)
 
 
-def history(game: Game, limit: int = HISTORY_LIMIT) -> list[dict]:
+def history(game: Game, names: dict | None = None, limit: int = HISTORY_LIMIT) -> list[dict]:
     """Newest first: each entry a time and the sentences of one action."""
     records = (
         ActionRecord.objects.filter(game=game)
@@ -40,7 +40,7 @@ def history(game: Game, limit: int = HISTORY_LIMIT) -> list[dict]:
     )
     entries = []
     for record in records:
-        sentences = [text for text in (describe(e) for e in record.events) if text]
+        sentences = [text for text in (describe(e, names) for e in record.events) if text]
         if sentences:
             entries.append(
                 {"seq": record.seq, "at": record.created_at, "sentences": sentences, "actor": record.actor}

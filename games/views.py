@@ -111,7 +111,7 @@ def _game_context(game: Game, seat, seats) -> dict:
         "board": selectors.board(observation, ruleset),
         "names": {s.colour: s.name for s in seats},
         "by_colour": by_colour,
-        "history": selectors.history(game),
+        "history": selectors.history(game, names={s.colour: s.name for s in seats}),
         "my_turn": my_turn,
         "deadline": selectors.local_time(game.deadline, seat.time_zone if seat else "UTC"),
         "time_zone": seat.time_zone if seat else "UTC",
