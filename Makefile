@@ -19,8 +19,9 @@ $(VENV)/.installed: requirements.txt
 migrate: venv
 	$(BIN)/python manage.py migrate
 
+# Web, Celery worker and beat together (Procfile.dev); Ctrl-C stops all three.
 run: migrate
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/honcho start -f Procfile.dev
 
 test: venv
 	$(BIN)/python -m pytest

@@ -38,6 +38,9 @@ class Game(models.Model):
     # out-of-turn arrangement does not make the mover's page stale.
     decision_version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # When the reminder for the pending decision is due; cleared once sent and
+    # set again whenever a new deadline is set.
+    reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # Secret until the game is over; its SHA-256 is public from the start.
     seed = models.CharField(max_length=64)
     seed_commitment = models.CharField(max_length=64)
@@ -62,6 +65,22 @@ class Seat(models.Model):
     link_nonce = models.CharField(max_length=32)
     token_hash = models.CharField(max_length=64, unique=True)
     accepted_at = models.DateTimeField(null=True, blank=True)
+    # What the player lets the server decide for them (services.orders).
+    standing_orders = models.JSONField(default=dict, blank=True)
+
+    class EmailMode(models.TextChoices):
+        EVERY = "every", _("an email for every decision and race")
+        DIGEST = "digest", _("a daily digest, plus the decisions that need me")
+
+    email_mode = models.CharField(max_length=10, choices=EmailMode.choices, default=EmailMode.EVERY)
+    # Set by a bounce or refusal from the provider; shown to everyone.
+    email_undeliverable = models.BooleanField(default=False)
+    # Set by the one-click unsubscribe; only the seat page can undo it.
+    emails_stopped = models.BooleanField(default=False)
+    # The log position of this seat's latest decision: its next email tells
+    # what happened since.
+    last_decision_seq = models.PositiveIntegerField(default=0)
+    digest_sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "position"]
@@ -83,6 +102,7 @@ class ActionRecord(models.Model):
         PLAYER = "player", _("player")
         CHANCE = "chance", _("chance")
         DEADLINE = "deadline", _("deadline")
+        ORDER = "order", _("standing order")
         MODERATOR = "moderator", _("moderator")
 
     class Source(models.TextChoices):
@@ -113,6 +133,7 @@ class Notification(models.Model):
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")
+        SENDING = "sending", _("sending")
         SENT = "sent", _("sent")
         FAILED = "failed", _("failed")
 
@@ -127,7 +148,12 @@ class Notification(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     attempts = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set when a sender claims the row; a claim older than the sweep's grace
+    # period belongs to a sender that died.
+    claimed_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    provider_id = models.CharField(max_length=200, blank=True)
+    last_error = models.CharField(max_length=500, blank=True)
 
     class Meta:
         constraints = [
@@ -136,3 +162,22 @@ class Notification(models.Model):
             )
         ]
         indexes = [models.Index(fields=["status", "created_at"])]
+
+
+class InboundMessage(models.Model):
+    """A received email, stored by the webhook before anything acts on it."""
+
+    class Status(models.TextChoices):
+        RECEIVED = "received", _("received")
+        APPLIED = "applied", _("applied")
+        REFUSED = "refused", _("refused")
+        IGNORED = "ignored", _("ignored")
+
+    # Hash of the Message-ID (or of the whole message when it has none): the
+    # same message delivered twice is stored, and acted on, once.
+    fingerprint = models.CharField(max_length=64, unique=True)
+    raw = models.TextField()
+    received_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RECEIVED)
+    seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True)
+    result = models.CharField(max_length=500, blank=True)

@@ -7,6 +7,7 @@ import zoneinfo
 from dataclasses import dataclass
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import engine
 from games.models import ActionRecord, Game, Seat
@@ -138,3 +139,43 @@ def board(observation: dict, ruleset: engine.Ruleset) -> Board:
 
 def _chair(colour: str, x: int, y: int) -> dict:
     return {"colour": colour, "fill": COLOUR_HEX.get(colour, "#888"), "x": x, "y": y}
+
+
+def board_text(observation: dict, names: dict) -> str:
+    """The table as a few plain lines, for the text part of emails."""
+    from games.narrate import colour_name
+
+    def name(colour):
+        return names.get(colour) or colour_name(colour)
+
+    lines = []
+    race = observation["race"]
+    if race:
+        lines.append(_("Race %(n)d, finish at %(finish)d:") % {"n": race["number"], "finish": race["finish"]})
+        for colour, chair in race["chairs"].items():
+            if chair["status"] == "pond":
+                where = _("in the shell pond")
+            elif chair["status"] == "finished":
+                where = _("finished")
+            else:
+                where = _("space %(n)d") % {"n": chair["position"]}
+            lines.append(f"  {name(colour)}: {where}")
+    for player in observation["players"]:
+        cards = " ".join(card["code"] if card else "-" for card in player["display"]) or _("no team yet")
+        lines.append(
+            _("%(who)s: %(gold)d gold; bearers %(cards)s")
+            % {"who": name(player["colour"]), "gold": player["gold"], "cards": cards}
+        )
+    auction = observation["auction"]
+    if auction:
+        high = auction["high_bid"]
+        lines.append(
+            _("Auction: high bid %(bid)s; still in: %(who)s")
+            % {
+                "bid": "-" if high is None else f"{high} ({name(auction['high_bidder'])})",
+                "who": ", ".join(name(c) for c in auction["active"]),
+            }
+        )
+        if auction["my_cards"]:
+            lines.append(_("Your secret cards: %(cards)s") % {"cards": " ".join(c["code"] for c in auction["my_cards"])})
+    return "\n".join(lines)

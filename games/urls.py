@@ -11,6 +11,7 @@ urlpatterns = [
     path("s/<str:token>/act", views.seat_act, name="seat_act"),
     path("s/<str:token>/arrange", views.seat_arrange, name="seat_arrange"),
     path("s/<str:token>/state.json", views.seat_json, name="seat_json"),
+    path("u/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("g/<str:public_id>/", views.spectator, name="spectator"),
     path("g/<str:public_id>/state.json", views.spectator_json, name="spectator_json"),
     path("g/<str:public_id>/verify", views.verify, name="verify"),

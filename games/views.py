@@ -11,7 +11,8 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_safe, require_http_methods, require_POST
 
 from games import devmail, engine, selectors
 from games.forms import AcceptForm, ArrangeForm, DecisionForm, LinkResendForm, NewGameForm
@@ -19,7 +20,7 @@ from games.models import Game
 from games.services.errors import ServiceError, StaleDecision
 from games.services.links import seat_by_token
 from games.services.play import arrange_submit, decision_submit
-from games.services.setup import game_create, link_resend, seat_accept
+from games.services.setup import emails_stop, game_create, link_resend, seat_accept
 from games.verification import game_verify
 
 
@@ -49,7 +50,7 @@ def with_seat(view):
     return private(wrapped)
 
 
-@require_GET
+@require_safe
 def home(request):
     return render(request, "games/home.html")
 
@@ -74,7 +75,7 @@ def game_new(request):
     return render(request, "games/new.html", {"form": form}, status=400 if form.errors else 200)
 
 
-@require_GET
+@require_safe
 def game_created(request):
     return render(request, "games/created.html")
 
@@ -126,7 +127,7 @@ def _game_context(game: Game, seat, seats) -> dict:
     }
 
 
-@require_GET
+@require_safe
 @with_seat
 def seat_page(request, seat, token):
     return _seat_page(request, seat, token)
@@ -223,19 +224,19 @@ def _game_json(game: Game, seat) -> dict:
     }
 
 
-@require_GET
+@require_safe
 @with_seat
 def seat_json(request, seat, token):
     return JsonResponse(_game_json(seat.game, seat))
 
 
-@require_GET
+@require_safe
 def spectator_json(request, public_id):
     game = get_object_or_404(Game, public_id=public_id)
     return JsonResponse(_game_json(game, None))
 
 
-@require_GET
+@require_safe
 def spectator(request, public_id):
     game = get_object_or_404(Game, public_id=public_id)
     seats = list(game.seats.all())
@@ -245,7 +246,7 @@ def spectator(request, public_id):
     return render(request, "games/spectator.html", context)
 
 
-@require_GET
+@require_safe
 def verify(request, public_id):
     game = get_object_or_404(Game, public_id=public_id)
     report = game_verify(game=game) if game.status == Game.Status.OVER else None
@@ -262,9 +263,24 @@ def link_resend_view(request):
     return render(request, "games/link_resend.html", {"form": form}, status=400 if form.errors else 200)
 
 
-@require_GET
+@require_safe
 def link_sent(request):
     return render(request, "games/link_sent.html")
+
+
+@csrf_exempt
+@require_http_methods(["GET", "HEAD", "POST"])
+def unsubscribe(request, token):
+    """RFC 8058 one-click: a POST (from the mail client, with no cookies)
+    stops this seat's emails and answers 200 with no redirect; GET only shows
+    a page with the button."""
+    seat = seat_by_token(token)
+    if seat is None:
+        return private(lambda r: render(r, "games/link_invalid.html", status=404))(request)
+    if request.method == "POST":
+        emails_stop(seat=seat)
+        return private(lambda r: render(r, "games/unsubscribed.html", {"seat": seat, "token": token}))(request)
+    return private(lambda r: render(r, "games/unsubscribe.html", {"seat": seat, "token": token}))(request)
 
 
 def _debug_only(view):
@@ -277,13 +293,13 @@ def _debug_only(view):
     return wrapped
 
 
-@require_GET
+@require_safe
 @_debug_only
 def dev_mailbox(request):
     return render(request, "games/dev_mailbox.html", {"messages_list": devmail.mailbox_list()})
 
 
-@require_GET
+@require_safe
 @_debug_only
 def dev_mailbox_message(request, name):
     message = devmail.mailbox_message(name)
@@ -292,7 +308,7 @@ def dev_mailbox_message(request, name):
     return render(request, "games/dev_mailbox_message.html", {"message": message})
 
 
-@require_GET
+@require_safe
 @_debug_only
 def dev_mailbox_html(request, name):
     message = devmail.mailbox_message(name)

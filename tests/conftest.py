@@ -37,3 +37,10 @@ def pytest_make_collect_report(collector):
     if REQUIRE_SERVICES and report.skipped:
         _fail_instead_of_skip(report)
     return report
+
+
+@pytest.fixture(autouse=True)
+def _tasks_run_inline(settings):
+    # Tests that are not about Celery get their after-commit tasks run in
+    # process; tests of the real worker set TASKS_INLINE = False themselves.
+    settings.TASKS_INLINE = True

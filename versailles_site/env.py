@@ -184,3 +184,41 @@ def redis_url(environ: Mapping[str, str]) -> str | None:
             f"REDIS_URL must start with redis:// or rediss://, got scheme {scheme!r}"
         )
     return url
+
+
+# The dev mailbox, when no provider is named.
+DEV_MAILBOX_BACKEND = "games.devmail.MailboxBackend"
+
+
+def email_config(environ: Mapping[str, str]) -> tuple[str, dict]:
+    """EMAIL_BACKEND and the ANYMAIL settings from EMAIL_PROVIDER.
+
+    EMAIL_PROVIDER names any ESP django-anymail supports (its backend module:
+    mailgun, postmark, sendgrid, amazon_ses, brevo, ...), or "smtp" (Django's
+    SMTP backend, e.g. Mailpit), or is unset for the local dev mailbox. Every
+    ANYMAIL_<NAME> variable becomes ANYMAIL["<NAME>"] (API keys, WEBHOOK_SECRET).
+    """
+    anymail = {
+        name[len("ANYMAIL_"):]: value.strip()
+        for name, value in environ.items()
+        if name.startswith("ANYMAIL_") and value.strip()
+    }
+    provider = _raw(environ, "EMAIL_PROVIDER")
+    if provider is None:
+        return DEV_MAILBOX_BACKEND, anymail
+    provider = provider.lower()
+    if provider == "smtp":
+        return "django.core.mail.backends.smtp.EmailBackend", anymail
+    if provider == "console":
+        return "django.core.mail.backends.console.EmailBackend", anymail
+    if not re.fullmatch(r"[a-z_]+", provider):
+        raise ImproperlyConfigured(f"EMAIL_PROVIDER must be a provider name, got {provider!r}")
+    import importlib.util
+
+    if importlib.util.find_spec(f"anymail.backends.{provider}") is None:
+        raise ImproperlyConfigured(
+            f"EMAIL_PROVIDER {provider!r} is not a provider django-anymail supports "
+            "(use its backend module name, e.g. mailgun, postmark, sendgrid, amazon_ses), "
+            "'smtp', or leave it unset for the dev mailbox"
+        )
+    return f"anymail.backends.{provider}.EmailBackend", anymail

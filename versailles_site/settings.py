@@ -11,6 +11,8 @@ from pathlib import Path
 from django.utils.translation import gettext_lazy as _
 
 from versailles_site.env import (
+    email_config,
+    env_int,
     env_str,
     database_config,
     env_bool,
@@ -46,6 +48,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "anymail",
     "games.apps.GamesConfig",
 ]
 
@@ -131,14 +134,33 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
+# The beat: the database holds every deadline; these sweeps act on what is due.
+CELERY_BEAT_SCHEDULE = {
+    "deadlines": {"task": "games.deadlines_sweep", "schedule": 30.0},
+    "reminders": {"task": "games.reminders_sweep", "schedule": 60.0},
+    "unsent-email": {"task": "games.notifications_sweep", "schedule": 60.0},
+    "digests": {"task": "games.digests_send", "schedule": 3600.0},
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# One task at a time per worker process, acknowledged after it ran (the
+# state-changing tasks also say so themselves).
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # Keep retrying a broker that is not up yet (Celery 6 stops doing so unless
 # told, and warns about it until then).
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 # Mail: with no provider configured, messages go to the local dev mailbox
 # (var/mail/*.eml, listed at /dev/mailbox/ while DEBUG is on).
-EMAIL_BACKEND = env_str(os.environ, "EMAIL_BACKEND", "games.devmail.MailboxBackend")
+EMAIL_BACKEND, ANYMAIL = email_config(os.environ)
 DEFAULT_FROM_EMAIL = env_str(os.environ, "DEFAULT_FROM_EMAIL", "Versailles <versailles@localhost>")
+# Smtp (e.g. Mailpit in docker-compose.yml)
+EMAIL_HOST = env_str(os.environ, "EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int(os.environ, "EMAIL_PORT", 25)
+# Replies to decision emails go to reply+<seat token>@REPLY_DOMAIN, which the
+# provider's inbound route must deliver to /anymail/<provider>/inbound/.
+REPLY_DOMAIN = env_str(os.environ, "REPLY_DOMAIN", "reply.localhost")
 
 # Seat links carry their secret in the path: keep it out of every log line.
 LOGGING = {

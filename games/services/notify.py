@@ -1,22 +1,47 @@
-"""The outbox: rows written with the change that causes them, sent after commit."""
+"""The outbox: rows written with the change that causes them, sent after commit.
+
+A row is claimed (pending -> sending) before it is handed to the provider and
+marked sent after, so two senders never both send it; a claim left behind by a
+sender that died is released by the sweep (timers.notifications_sweep)."""
 
 from __future__ import annotations
+
+import logging
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 
+from games.enqueue import enqueue_on_commit
 from games.models import Game, Notification, Seat
+
+from .links import reply_address, unsubscribe_url
+
+log = logging.getLogger(__name__)
+
+# Kinds a player cannot do without: they still go to an unsubscribed seat.
+ESSENTIAL_KINDS = {"invite", "link"}
+
+
+class TransientSendError(Exception):
+    """The provider may accept the message later: retry with backoff."""
 
 
 def notification_queue(
     *, game: Game, seat: Seat, kind: str, version: int, template: str, context: dict
 ) -> Notification | None:
     """Write one email to the outbox; a second call for the same
-    (game, seat, version, kind) writes nothing."""
-    context = {**context, "game": game, "seat": seat}
+    (game, seat, version, kind) writes nothing. Seats whose address bounced
+    or who unsubscribed get nothing but essentials."""
+    if seat.email_undeliverable and kind not in ESSENTIAL_KINDS:
+        return None
+    if seat.emails_stopped and kind not in ESSENTIAL_KINDS:
+        return None
+    context = {**context, "game": game, "seat": seat, "site_url": settings.SITE_URL}
     with translation.override(settings.LANGUAGE_CODE):
         subject = render_to_string(f"emails/{template}_subject.txt", context).strip()
         text = render_to_string(f"emails/{template}.txt", context)
@@ -29,25 +54,97 @@ def notification_queue(
         defaults={"to_email": seat.email, "subject": subject[:200], "body_text": text, "body_html": html},
     )
     if created:
-        transaction.on_commit(lambda: notification_send(notification_id=notification.pk))
+        enqueue_on_commit("games.notification_send", notification.pk)
     return notification if created else None
 
 
-def notification_send(*, notification_id: int) -> bool:
-    """Send one pending email; True if this call sent it."""
-    claimed = Notification.objects.filter(pk=notification_id, status=Notification.Status.PENDING)
-    notification = claimed.first()
-    if notification is None:
-        return False
+def _message(notification: Notification) -> EmailMultiAlternatives:
+    seat = notification.seat
+    headers = {}
+    reply_to = []
+    if seat is not None:
+        unsubscribe = unsubscribe_url(seat)
+        headers["List-Unsubscribe"] = f"<{unsubscribe}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        if notification.kind in ("turn", "reminder"):
+            reply_to = [reply_address(seat, notification.version)]
     message = EmailMultiAlternatives(
         subject=notification.subject,
         body=notification.body_text,
         to=[notification.to_email],
+        reply_to=reply_to,
+        headers=headers,
     )
     if notification.body_html:
         message.attach_alternative(notification.body_html, "text/html")
-    message.send()
+    # Links carry seat secrets: a provider rewriting them would see them all.
+    message.track_clicks = False
+    message.track_opens = False
+    message.tags = [notification.kind]
+    message.metadata = {"notification": str(notification.pk)}
+    return message
+
+
+def notification_send(*, notification_id: int) -> bool:
+    """Send one pending email; True if this call sent it. Raises
+    TransientSendError when the provider may take it later."""
+    now = timezone.now()
+    claimed = Notification.objects.filter(pk=notification_id, status=Notification.Status.PENDING).update(
+        status=Notification.Status.SENDING, claimed_at=now
+    )
+    if not claimed:
+        return False
+    notification = Notification.objects.select_related("seat__game").get(pk=notification_id)
+    try:
+        message = _message(notification)
+        message.send()
+    except Exception as error:
+        return _failed(notification, error)
+    status = getattr(message, "anymail_status", None)
+    provider_id = ""
+    if status is not None and status.message_id:
+        provider_id = str(status.message_id)[:200]
     Notification.objects.filter(pk=notification_id).update(
-        status=Notification.Status.SENT, sent_at=timezone.now(), attempts=notification.attempts + 1
+        status=Notification.Status.SENT,
+        sent_at=timezone.now(),
+        attempts=notification.attempts + 1,
+        provider_id=provider_id,
     )
     return True
+
+
+def _failed(notification: Notification, error: Exception) -> bool:
+    from anymail.exceptions import AnymailRecipientsRefused
+
+    attempts = notification.attempts + 1
+    if isinstance(error, AnymailRecipientsRefused):
+        Notification.objects.filter(pk=notification.pk).update(
+            status=Notification.Status.FAILED, attempts=attempts, last_error=str(error)[:500]
+        )
+        if notification.seat_id:
+            seat_mark_undeliverable(seat_id=notification.seat_id)
+        return False
+    Notification.objects.filter(pk=notification.pk).update(
+        status=Notification.Status.PENDING, claimed_at=None, attempts=attempts, last_error=str(error)[:500]
+    )
+    log.warning("sending notification %s failed; will retry", notification.pk, exc_info=True)
+    raise TransientSendError(str(error)) from error
+
+
+def seat_mark_undeliverable(*, seat_id: int) -> None:
+    Seat.objects.filter(pk=seat_id).update(email_undeliverable=True)
+
+
+def notifications_release(*, older_than: timedelta) -> list[int]:
+    """Pending rows nobody is sending, and claims left by dead senders: their ids,
+    to be sent again."""
+    now = timezone.now()
+    with transaction.atomic():
+        Notification.objects.filter(
+            status=Notification.Status.SENDING, claimed_at__lt=now - older_than
+        ).update(status=Notification.Status.PENDING, claimed_at=None)
+    return list(
+        Notification.objects.filter(status=Notification.Status.PENDING, created_at__lt=now - timedelta(seconds=20))
+        .order_by("created_at")
+        .values_list("pk", flat=True)[:500]
+    )

@@ -14,8 +14,15 @@ from games.models import ActionRecord, Game, Seat
 from games.randomness import pick_index
 
 from .errors import GameNotRunning, NotYourTurn, RefusedAction, StaleDecision
-from .notify import notification_queue
 from .links import seat_url
+from .notify import notification_queue
+from .orders import order_action
+from games.narrate import describe
+from games.selectors import board_text
+
+# A game where standing orders answer everything still ends: this many
+# automatic steps per request, then the rest waits for the next decision.
+ORDER_STEPS_MAX = 20000
 
 
 @dataclass
@@ -34,15 +41,20 @@ def ruleset_of(game: Game) -> engine.Ruleset:
     return engine.Ruleset.from_json(game.ruleset)
 
 
-def _apply_with_chance(game: Game, state: engine.State, first: Step | None, version: int):
+def reminder_lead(decision_hours: int) -> timedelta:
+    """How long before a deadline the reminder goes: an hour a day of decision
+    time, at least 15 minutes (1 h before a 24 h deadline, 15 min before 1 h)."""
+    return max(timedelta(minutes=15), timedelta(hours=decision_hours) / 24)
+
+
+def _apply_with_chance(game: Game, state: engine.State, first: Step | None, version: int, records: list):
     """Apply ``first`` (if any) and then every chance outcome that follows,
-    drawn from the game's seed; returns the new state, log records and version."""
-    records = []
+    drawn from the game's seed; appends log records, returns state and version."""
     step = first
     while True:
         if step is None:
             if engine.to_move(state) != engine.CHANCE:
-                return state, records, version
+                return state, version
             outcomes = engine.chance_outcomes(state)
             # A chance step is numbered by the log entry it becomes.
             index = pick_index(game.seed, game.public_id, version + 1, len(outcomes))
@@ -67,6 +79,21 @@ def _apply_with_chance(game: Game, state: engine.State, first: Step | None, vers
         step = None
 
 
+def _apply_orders(game: Game, state: engine.State, seats: dict[int, Seat], version: int, records: list):
+    """Let standing orders answer every decision they cover, at once."""
+    for _ in range(ORDER_STEPS_MAX):
+        mover = engine.to_move(state)
+        seat = seats.get(mover)
+        if seat is None:
+            break
+        action = order_action(seat.standing_orders, state)
+        if action is None:
+            break
+        step = Step(mover, action, ActionRecord.Actor.ORDER, ActionRecord.Source.SERVER)
+        state, version = _apply_with_chance(game, state, step, version, records)
+    return state, version
+
+
 def _commit(game: Game, seen_version: int, state: engine.State, records, new_version: int, decision_changed: bool):
     """Compare-and-set the game row on ``seen_version``; zero rows means someone
     else acted first and this whole transaction is rolled back."""
@@ -75,9 +102,13 @@ def _commit(game: Game, seen_version: int, state: engine.State, records, new_ver
     mover = engine.to_move(state)
     if decision_changed:
         fields["decision_version"] = new_version
-        fields["deadline"] = now + timedelta(hours=game.decision_hours) if mover is not None else None
+        if mover is None:
+            fields.update(deadline=None, reminder_at=None)
+        else:
+            deadline = now + timedelta(hours=game.decision_hours)
+            fields.update(deadline=deadline, reminder_at=deadline - reminder_lead(game.decision_hours))
     if engine.is_over(state):
-        fields.update(status=Game.Status.OVER, ended_at=now, deadline=None)
+        fields.update(status=Game.Status.OVER, ended_at=now, deadline=None, reminder_at=None)
     updated = Game.objects.filter(pk=game.pk, version=seen_version).update(**fields)
     if not updated:
         raise StaleDecision()
@@ -109,26 +140,48 @@ def decision_submit(
 
 
 def deadline_expire(*, game_id: int, seen_version: int, source: str = ActionRecord.Source.TIMER) -> Game:
-    """Apply the default decision to the pending decision ``seen_version``."""
+    """The pending decision ``seen_version`` ran out of time: apply the seat's
+    standing order if one covers it, else the default from RULES.md."""
     with transaction.atomic():
         game = Game.objects.get(pk=game_id)
         _check_running(game)
         if seen_version != game.decision_version:
             raise StaleDecision()
         state = load_state(game)
-        action = engine.default_action(state)
+        mover = engine.to_move(state)
+        seat = Seat.objects.filter(game=game, position=mover).first()
+        action = order_action(seat.standing_orders, state) if seat else None
+        action = action or engine.default_action(state)
         if action is None:
             raise StaleDecision()
-        step = Step(engine.to_move(state), action, ActionRecord.Actor.DEADLINE, source)
-        return _decide(game, state, step)
+        return _decide(game, state, Step(mover, action, ActionRecord.Actor.DEADLINE, source))
 
 
 def _decide(game: Game, state: engine.State, step: Step | None) -> Game:
     seen = game.version
-    state, records, version = _apply_with_chance(game, state, step, seen)
+    seats = {seat.position: seat for seat in Seat.objects.filter(game=game).select_related("game")}
+    records: list[ActionRecord] = []
+    state, version = _apply_with_chance(game, state, step, seen, records)
+    state, version = _apply_orders(game, state, seats, version, records)
     _commit(game, seen, state, records, version, decision_changed=True)
-    _notify_after(game, state)
+    _remember_decisions(game, records, seats)
+    _notify_after(game, state, seats, records)
     return game
+
+
+def orders_apply_now(*, game_id: int) -> Game:
+    """After a seat changed its standing orders: apply them if they cover the
+    pending decision."""
+    with transaction.atomic():
+        game = Game.objects.get(pk=game_id)
+        if game.status != Game.Status.RUNNING:
+            return game
+        state = load_state(game)
+        mover = engine.to_move(state)
+        seat = Seat.objects.filter(game=game, position=mover).first()
+        if seat is None or order_action(seat.standing_orders, state) is None:
+            return game
+        return _decide(game, state, None)
 
 
 def game_begin(game: Game, colours: list[str]) -> Game:
@@ -154,10 +207,33 @@ def arrange_submit(*, seat: Seat, codes: list[str], source: str = ActionRecord.S
         except engine.NotationError as error:
             raise RefusedAction(str(error)) from None
         seen = game.version
+        records: list[ActionRecord] = []
         step = Step(seat.position, action, ActionRecord.Actor.PLAYER, source)
-        state, records, version = _apply_with_chance(game, state, step, seen)
+        state, version = _apply_with_chance(game, state, step, seen, records)
         _commit(game, seen, state, records, version, decision_changed=False)
         return game
+
+
+def reminder_send(*, game_id: int, seen_version: int) -> int:
+    """Remind the seat to move, once per deadline; 1 if a reminder was queued."""
+    with transaction.atomic():
+        game = Game.objects.filter(pk=game_id, decision_version=seen_version).first()
+        if game is None or game.reminder_at is None:
+            return 0
+        claimed = Game.objects.filter(
+            pk=game_id, decision_version=seen_version, reminder_at=game.reminder_at
+        ).update(reminder_at=None)
+        if not claimed or game.status != Game.Status.RUNNING:
+            return 0
+        state = load_state(game)
+        seat = Seat.objects.select_related("game").filter(game=game, position=engine.to_move(state)).first()
+        if seat is None:
+            return 0
+        queued = notification_queue(
+            game=game, seat=seat, kind="reminder", version=game.decision_version, template="reminder",
+            context=_decision_context(game, state, seat, [], {s.colour: s.name for s in Seat.objects.filter(game=game)}),
+        )
+        return int(queued is not None)
 
 
 def _check_running(game: Game) -> None:
@@ -165,25 +241,61 @@ def _check_running(game: Game) -> None:
         raise GameNotRunning()
 
 
-def _notify_after(game: Game, state: engine.State) -> None:
-    """Tell the seat now to decide; at the end, tell everyone the result."""
-    seats = list(game.seats.all())
-    if engine.is_over(state):
-        for seat in seats:
+def _remember_decisions(game: Game, records: list[ActionRecord], seats: dict[int, Seat]) -> None:
+    latest: dict[int, int] = {}
+    for record in records:
+        if record.seat >= 0:
+            latest[record.seat] = record.seq
+    for position, seq in latest.items():
+        Seat.objects.filter(game=game, position=position).update(last_decision_seq=seq)
+        if position in seats:
+            seats[position].last_decision_seq = seq
+
+
+def _decision_context(game: Game, state: engine.State, seat: Seat, since: list[dict], names: dict) -> dict:
+    observation = engine.observe(state, seat.position)
+    return {
+        "link": seat_url(seat),
+        "decision": engine.decision_kind(state),
+        "deadline": game.deadline,
+        "observation": observation,
+        "board_text": board_text(observation, names),
+        "since": [text for text in (describe(e, names) for e in since) if text],
+        "names": names,
+    }
+
+
+def _notify_after(game: Game, state: engine.State, seats: dict[int, Seat], records: list[ActionRecord]) -> None:
+    """Tell the seat now to decide (with what happened since its last
+    decision); tell everyone race results and, at the end, the outcome."""
+    finished_races = [e for r in records for e in r.events if e["type"] == "race_over"]
+    for seat in seats.values():
+        if engine.is_over(state):
             notification_queue(
                 game=game, seat=seat, kind="over", version=game.version, template="game_over",
                 context={"link": seat_url(seat), "observation": engine.observe(state, seat.position)},
             )
+        elif finished_races and seat.email_mode == Seat.EmailMode.EVERY:
+            notification_queue(
+                game=game, seat=seat, kind="race", version=game.version, template="race",
+                context={
+                    "link": seat_url(seat),
+                    "lines": [describe(e, {s.colour: s.name for s in seats.values()}) for e in finished_races],
+                },
+            )
+    if engine.is_over(state):
         return
-    mover = engine.to_move(state)
-    seat = next((s for s in seats if s.position == mover), None)
-    if seat is not None:
-        notification_queue(
-            game=game, seat=seat, kind="turn", version=game.version, template="turn",
-            context={
-                "link": seat_url(seat),
-                "decision": engine.decision_kind(state),
-                "deadline": game.deadline,
-                "observation": engine.observe(state, seat.position),
-            },
-        )
+    seat = seats.get(engine.to_move(state))
+    if seat is None:
+        return
+    since = [
+        event
+        for record in ActionRecord.objects.filter(game=game, seq__gt=seat.last_decision_seq)
+        .order_by("seq")
+        .only("events")[:400]
+        for event in record.events
+    ]
+    notification_queue(
+        game=game, seat=seat, kind="turn", version=game.version, template="turn",
+        context=_decision_context(game, state, seat, since, {s.colour: s.name for s in seats.values()}),
+    )

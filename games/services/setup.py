@@ -120,3 +120,15 @@ def link_resend(*, email: str) -> int:
             )
             sent += queued is not None
     return sent
+
+
+def emails_stop(*, seat: Seat) -> None:
+    """The one-click unsubscribe: no more game emails to this seat (the game
+    goes on; deadlines and standing orders decide for it)."""
+    Seat.objects.filter(pk=seat.pk).update(emails_stopped=True)
+
+
+def emails_resume(*, seat: Seat, mode: str) -> None:
+    if mode not in Seat.EmailMode.values:
+        raise ServiceError(_("Choose one of the email options."))
+    Seat.objects.filter(pk=seat.pk).update(emails_stopped=False, email_mode=mode)

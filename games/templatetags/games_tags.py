@@ -32,3 +32,4 @@ def lookup(mapping, key):
         return mapping.get(key) if hasattr(mapping, "get") else mapping[key]
     except (KeyError, IndexError, TypeError):
         return None
+

@@ -1,0 +1,40 @@
+"""The daily digest for seats that chose it."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import ActionRecord, Seat
+from games.narrate import describe
+
+from .links import seat_url
+from .notify import notification_queue
+
+
+def digest_send(*, seat: Seat) -> int:
+    """Queue one digest of what happened since the last one; 0 if nothing did."""
+    game = seat.game
+    since = seat.digest_sent_at or game.started_at or game.created_at
+    with transaction.atomic():
+        claimed = Seat.objects.filter(pk=seat.pk, digest_sent_at=seat.digest_sent_at).update(
+            digest_sent_at=timezone.now()
+        )
+        if not claimed:
+            return 0
+        records = list(
+            ActionRecord.objects.filter(game=game, created_at__gt=since).order_by("seq").only("events", "seq")
+        )
+        names = {s.colour: s.name for s in Seat.objects.filter(game=game)}
+        lines = [line for record in records for line in (describe(e, names) for e in record.events) if line]
+        if not lines:
+            return 0
+        queued = notification_queue(
+            game=game,
+            seat=seat,
+            kind="digest",
+            version=records[-1].seq,
+            template="digest",
+            context={"link": seat_url(seat), "lines": lines},
+        )
+    return int(queued is not None)

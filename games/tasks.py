@@ -1,0 +1,55 @@
+"""Celery tasks: thin, ids only, every one safe to run twice."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from games.services import inbound, notify, timers
+
+# State-changing tasks are idempotent by the version rule (or by the outbox
+# claim), so a task redelivered after a worker died is harmless.
+STATE_CHANGING = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "soft_time_limit": 60,
+    "time_limit": 90,
+}
+
+
+@shared_task(
+    name="games.notification_send",
+    bind=True,
+    max_retries=8,
+    **STATE_CHANGING,
+)
+def notification_send(self, notification_id: int) -> None:
+    try:
+        notify.notification_send(notification_id=notification_id)
+    except notify.TransientSendError as error:
+        # 30 s, 1 min, 2 min, ... up to about two hours.
+        raise self.retry(exc=error, countdown=min(30 * 2**self.request.retries, 7200))
+
+
+@shared_task(name="games.deadlines_sweep", **STATE_CHANGING)
+def deadlines_sweep() -> int:
+    return timers.deadlines_sweep()
+
+
+@shared_task(name="games.reminders_sweep", **STATE_CHANGING)
+def reminders_sweep() -> int:
+    return timers.reminders_sweep()
+
+
+@shared_task(name="games.notifications_sweep", **STATE_CHANGING)
+def notifications_sweep() -> int:
+    return timers.notifications_sweep()
+
+
+@shared_task(name="games.digests_send", **STATE_CHANGING)
+def digests_send() -> int:
+    return timers.digests_send()
+
+
+@shared_task(name="games.inbound_process", **STATE_CHANGING)
+def inbound_process(inbound_id: int) -> None:
+    inbound.inbound_process(inbound_id=inbound_id)
