@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from games import engine
-from games.models import DECISION_HOURS, DEFAULT_DECISION_HOURS
+from games.models import DECISION_HOURS, DEFAULT_DECISION_HOURS, Seat
 from games.narrate import colour_name
 
 
@@ -140,3 +140,34 @@ class ArrangeForm(forms.Form):
 
     def codes(self) -> list[str]:
         return [self.cleaned_data[name] for name in self.fields]
+
+
+class OrdersForm(forms.Form):
+    auto_roll = forms.BooleanField(label=_("Roll at once whenever it is my turn"), required=False)
+    bid_limit = forms.IntegerField(
+        label=_("In this auction, bid for me up to"),
+        required=False,
+        min_value=0,
+        max_value=10**6,
+        help_text=_("Raises by 1 over the high bid while the price is below your limit, then passes."),
+    )
+    bid_every = forms.BooleanField(label=_("Use this limit in every auction, not just this one"), required=False)
+    devil = forms.ChoiceField(
+        label=_("When I roll the Devil, push"),
+        required=False,
+        choices=[
+            ("", _("— ask me —")),
+            ("leader", _("the chair furthest ahead")),
+            ("ahead", _("the chair just ahead of mine")),
+            ("none", _("no one")),
+        ],
+    )
+    removal = forms.ChoiceField(
+        label=_("When I come last, remove"),
+        required=False,
+        choices=[("", _("— ask me —")), ("default", _("each opponent's best bearer and my own worst"))],
+    )
+
+
+class EmailModeForm(forms.Form):
+    email_mode = forms.ChoiceField(label=_("Emails"), choices=Seat.EmailMode.choices, widget=forms.RadioSelect)

@@ -153,6 +153,8 @@ class Notification(models.Model):
     claimed_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     provider_id = models.CharField(max_length=200, blank=True)
+    # What the inline board picture shows (drawn by the sender, not the request).
+    picture = models.JSONField(null=True, blank=True)
     last_error = models.CharField(max_length=500, blank=True)
 
     class Meta:

@@ -15,12 +15,27 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe, require_http_methods, require_POST
 
 from games import devmail, engine, selectors
-from games.forms import AcceptForm, ArrangeForm, DecisionForm, LinkResendForm, NewGameForm
+from games.forms import (
+    AcceptForm,
+    ArrangeForm,
+    DecisionForm,
+    EmailModeForm,
+    LinkResendForm,
+    NewGameForm,
+    OrdersForm,
+)
 from games.models import Game
 from games.services.errors import ServiceError, StaleDecision
 from games.services.links import seat_by_token
 from games.services.play import arrange_submit, decision_submit
-from games.services.setup import emails_stop, game_create, link_resend, seat_accept
+from games.services.setup import (
+    emails_resume,
+    emails_stop,
+    game_create,
+    link_resend,
+    orders_set,
+    seat_accept,
+)
 from games.verification import game_verify
 
 
@@ -99,6 +114,19 @@ def _seat_page(request, seat, token, *, decision_form=None, accept_form=None, st
         me = context["observation"]["players"][seat.position]
         context["arrange_form"] = ArrangeForm(codes=[card["code"] for card in me["display"]])
     context["decision_error"] = decision_form.non_field_errors() if decision_form else None
+    if game.status == Game.Status.RUNNING:
+        orders = seat.standing_orders or {}
+        context["orders_form"] = OrdersForm(
+            initial={
+                "auto_roll": orders.get("auto_roll", False),
+                "bid_limit": orders.get("bid_limit"),
+                "bid_every": "bid_limit" in orders and "bid_auction" not in orders,
+                "devil": orders.get("devil", ""),
+                "removal": orders.get("removal", ""),
+            }
+        )
+        context["in_auction"] = context["observation"]["auction"] is not None
+    context["email_form"] = EmailModeForm(initial={"email_mode": seat.email_mode})
     return render(request, "games/seat.html", context, status=status)
 
 
@@ -179,6 +207,34 @@ def seat_act(request, seat, token):
         messages.error(request, " ".join(error.messages))
         return redirect("seat", token=token)
     messages.success(request, _("Done: %(decision)s.") % {"decision": text})
+    return redirect("seat", token=token)
+
+
+@require_POST
+@with_seat
+def seat_orders(request, seat, token):
+    form = OrdersForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Those orders were not filled in correctly. Nothing was changed."))
+        return redirect("seat", token=token)
+    try:
+        orders_set(seat=seat, **form.cleaned_data)
+    except ServiceError as error:
+        messages.error(request, _("Nothing was changed: %(reason)s") % {"reason": error.message})
+    else:
+        messages.success(request, _("Your standing orders are saved."))
+    return redirect("seat", token=token)
+
+
+@require_POST
+@with_seat
+def seat_emails(request, seat, token):
+    form = EmailModeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose one of the email options. Nothing was changed."))
+        return redirect("seat", token=token)
+    emails_resume(seat=seat, mode=form.cleaned_data["email_mode"])
+    messages.success(request, _("Your email choice is saved."))
     return redirect("seat", token=token)
 
 

@@ -11,6 +11,7 @@ default" rather than an error.
 """
 
 from collections.abc import Mapping
+import os
 import re
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -120,6 +121,10 @@ def database_config(environ: Mapping[str, str], *, sqlite_path: str) -> dict:
         return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": str(sqlite_path),
+            # Tests get a file too, not memory: a Celery worker in another
+            # process must see the test database.
+            # One per test process, so two test runs never share it.
+            "TEST": {"NAME": f"{str(sqlite_path).removesuffix('.sqlite3')}-test-{os.getpid()}.sqlite3"},
             "OPTIONS": {
                 # Web, worker and beat share one file: take the write lock at
                 # BEGIN instead of failing mid-transaction on upgrade, wait

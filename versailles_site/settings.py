@@ -84,7 +84,10 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": database_config(os.environ, sqlite_path=VAR_DIR / "db.sqlite3")}
+# SQLITE_PATH lets a second process (a test's Celery worker) open the same file.
+DATABASES = {
+    "default": database_config(os.environ, sqlite_path=env_str(os.environ, "SQLITE_PATH", str(VAR_DIR / "db.sqlite3")))
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -32,7 +32,7 @@ class TransientSendError(Exception):
 
 
 def notification_queue(
-    *, game: Game, seat: Seat, kind: str, version: int, template: str, context: dict
+    *, game: Game, seat: Seat, kind: str, version: int, template: str, context: dict, picture: dict | None = None
 ) -> Notification | None:
     """Write one email to the outbox; a second call for the same
     (game, seat, version, kind) writes nothing. Seats whose address bounced
@@ -51,7 +51,13 @@ def notification_queue(
         seat=seat,
         version=version,
         kind=kind,
-        defaults={"to_email": seat.email, "subject": subject[:200], "body_text": text, "body_html": html},
+        defaults={
+            "to_email": seat.email,
+            "subject": subject[:200],
+            "body_text": text,
+            "body_html": html,
+            "picture": picture,
+        },
     )
     if created:
         enqueue_on_commit("games.notification_send", notification.pk)
@@ -77,6 +83,16 @@ def _message(notification: Notification) -> EmailMultiAlternatives:
     )
     if notification.body_html:
         message.attach_alternative(notification.body_html, "text/html")
+    if notification.picture:
+        from email.mime.image import MIMEImage
+
+        from games.board_image import board_png
+
+        image = MIMEImage(board_png(notification.picture["observation"], notification.picture["ruleset"]), "png")
+        image.add_header("Content-ID", "<board>")
+        image.add_header("Content-Disposition", "inline", filename="board.png")
+        message.attach(image)
+        message.mixed_subtype = "related"
     # Links carry seat secrets: a provider rewriting them would see them all.
     message.track_clicks = False
     message.track_opens = False

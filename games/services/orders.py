@@ -2,6 +2,7 @@
 
     {"auto_roll": true,                       roll as soon as it is my turn
      "bid_limit": 12, "bid_auction": "...",   in that auction, bid up to 12
+                                              (no bid_auction: in every auction)
      "devil": "leader" | "ahead" | "none",    whom my Devil pushes
      "removal": "default"}                    my removals by the default rule
 """
@@ -41,7 +42,8 @@ def order_action(orders: dict, state: engine.State) -> engine.Action | None:
 
 def _bid(orders: dict, state: engine.State) -> engine.Action | None:
     limit = orders.get("bid_limit")
-    if limit is None or orders.get("bid_auction") != auction_key(state):
+    scope = orders.get("bid_auction")
+    if limit is None or (scope is not None and scope != auction_key(state)):
         return None
     auction = state.auction
     seat = engine.to_move(state)
@@ -76,9 +78,12 @@ def orders_clean(raw: dict, state: engine.State | None) -> dict:
     if raw.get("auto_roll"):
         orders["auto_roll"] = True
     limit = raw.get("bid_limit")
-    if isinstance(limit, int) and 0 <= limit <= 10**6 and state is not None and auction_key(state):
-        orders["bid_limit"] = limit
-        orders["bid_auction"] = auction_key(state)
+    if isinstance(limit, int) and 0 <= limit <= 10**6:
+        if raw.get("bid_every"):
+            orders["bid_limit"] = limit
+        elif state is not None and auction_key(state):
+            orders["bid_limit"] = limit
+            orders["bid_auction"] = auction_key(state)
     if raw.get("devil") in DEVIL_POLICIES:
         orders["devil"] = raw["devil"]
     if raw.get("removal") == "default":

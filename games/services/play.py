@@ -295,7 +295,8 @@ def _notify_after(game: Game, state: engine.State, seats: dict[int, Seat], recor
         .only("events")[:400]
         for event in record.events
     ]
+    context = _decision_context(game, state, seat, since, {s.colour: s.name for s in seats.values()})
     notification_queue(
-        game=game, seat=seat, kind="turn", version=game.version, template="turn",
-        context=_decision_context(game, state, seat, since, {s.colour: s.name for s in seats.values()}),
+        game=game, seat=seat, kind="turn", version=game.version, template="turn", context=context,
+        picture={"observation": context["observation"], "ruleset": game.ruleset},
     )

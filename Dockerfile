@@ -1,0 +1,11 @@
+# The production image: one image for web, worker and beat.
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+WORKDIR /app
+COPY requirements.txt .
+RUN pip install --no-cache-dir -r requirements.txt
+COPY . .
+RUN useradd --create-home versailles && mkdir -p var && chown versailles var
+USER versailles
+EXPOSE 8000
+CMD ["gunicorn", "versailles_site.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
