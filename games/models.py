@@ -22,6 +22,7 @@ class Game(models.Model):
     class Status(models.TextChoices):
         INVITING = "inviting", _("waiting for players")
         RUNNING = "running", _("running")
+        PAUSED = "paused", _("paused")
         OVER = "over", _("over")
         ABORTED = "aborted", _("aborted")
 
@@ -44,6 +45,10 @@ class Game(models.Model):
     # Secret until the game is over; its SHA-256 is public from the start.
     seed = models.CharField(max_length=64)
     seed_commitment = models.CharField(max_length=64)
+    # Days of absence each seat may declare in this game, in total.
+    absence_allowance_days = models.PositiveSmallIntegerField(default=7)
+    # While paused: when the pause began (deadlines shift by its length).
+    paused_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -81,6 +86,12 @@ class Seat(models.Model):
     # what happened since.
     last_decision_seq = models.PositiveIntegerField(default=0)
     digest_sent_at = models.DateTimeField(null=True, blank=True)
+    # Autopilot: standing orders and defaults decide for this seat at once.
+    autopilot = models.BooleanField(default=False)
+    autopilot_reason = models.CharField(max_length=20, blank=True)
+    missed_deadlines = models.PositiveSmallIntegerField(default=0)
+    # Recorded by a POST the page makes once shown in a browser, never by GET.
+    link_opened_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "position"]
@@ -183,3 +194,53 @@ class InboundMessage(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RECEIVED)
     seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True)
     result = models.CharField(max_length=500, blank=True)
+
+
+class SeatHolder(models.Model):
+    """Who played a seat when: a replaced player keeps their part of the history."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="holders")
+    email = models.EmailField()
+    display_name = models.CharField(max_length=40, blank=True)
+    from_seq = models.PositiveIntegerField()
+    until_seq = models.PositiveIntegerField(null=True, blank=True)
+    replaced_at = models.DateTimeField(auto_now_add=True)
+
+
+class ModerationEntry(models.Model):
+    """A moderator's action on a game, with the reason; public to its players."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moderation")
+    moderator = models.ForeignKey("auth.User", on_delete=models.PROTECT)
+    action = models.CharField(max_length=30)
+    seat_position = models.SmallIntegerField(null=True, blank=True)
+    detail = models.CharField(max_length=200, blank=True)
+    reason = models.CharField(max_length=500)
+    at_seq = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+
+class HelpRequest(models.Model):
+    """A player's "ask a moderator"."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="help_requests")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE)
+    message = models.TextField(max_length=2000)
+    created_at = models.DateTimeField(auto_now_add=True)
+    handled_at = models.DateTimeField(null=True, blank=True)
+
+
+class Absence(models.Model):
+    class Mode(models.TextChoices):
+        EXTEND = "extend", _("extend my deadlines")
+        AUTOPILOT = "autopilot", _("let the autopilot play for me")
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="absences")
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    days = models.PositiveSmallIntegerField()
+    mode = models.CharField(max_length=10, choices=Mode.choices)
+    created_at = models.DateTimeField(auto_now_add=True)

@@ -80,13 +80,17 @@ def _apply_with_chance(game: Game, state: engine.State, first: Step | None, vers
 
 
 def _apply_orders(game: Game, state: engine.State, seats: dict[int, Seat], version: int, records: list):
-    """Let standing orders answer every decision they cover, at once."""
+    """Let standing orders answer every decision they cover, at once; a seat
+    on autopilot gets the default for everything else."""
+    now = timezone.now()
     for _ in range(ORDER_STEPS_MAX):
         mover = engine.to_move(state)
         seat = seats.get(mover)
         if seat is None:
             break
         action = order_action(seat.standing_orders, state)
+        if action is None and on_autopilot(seat, now):
+            action = engine.default_action(state)
         if action is None:
             break
         step = Step(mover, action, ActionRecord.Actor.ORDER, ActionRecord.Source.SERVER)
@@ -94,7 +98,41 @@ def _apply_orders(game: Game, state: engine.State, seats: dict[int, Seat], versi
     return state, version
 
 
-def _commit(game: Game, seen_version: int, state: engine.State, records, new_version: int, decision_changed: bool):
+MISSED_DEADLINES_FOR_AUTOPILOT = 3
+
+
+def on_autopilot(seat: Seat, now) -> bool:
+    """Autopilot, set by a moderator or by missed deadlines, or an absence
+    during which the player asked the autopilot to play."""
+    if seat.autopilot:
+        return True
+    return any(
+        a.mode == "autopilot" and a.starts_at <= now < a.ends_at for a in _absences(seat)
+    )
+
+
+def _absences(seat: Seat) -> list:
+    # Loaded once per seat object per request.
+    cached = getattr(seat, "_absences_cache", None)
+    if cached is None:
+        cached = list(seat.absences.all())
+        seat._absences_cache = cached
+    return cached
+
+
+def _deadline_for(game: Game, seat: Seat | None, now):
+    """The decision time from now, pushed past any absence of the seat's
+    that covers it (an absent player's decision waits for their return)."""
+    deadline = now + timedelta(hours=game.decision_hours)
+    if seat is None:
+        return deadline
+    for absence in _absences(seat):
+        if absence.mode == "extend" and absence.starts_at <= deadline and absence.ends_at > now:
+            deadline = max(deadline, absence.ends_at + timedelta(hours=game.decision_hours))
+    return deadline
+
+
+def _commit(game: Game, seen_version: int, state: engine.State, records, new_version: int, decision_changed: bool, seats=None):
     """Compare-and-set the game row on ``seen_version``; zero rows means someone
     else acted first and this whole transaction is rolled back."""
     now = timezone.now()
@@ -105,7 +143,7 @@ def _commit(game: Game, seen_version: int, state: engine.State, records, new_ver
         if mover is None:
             fields.update(deadline=None, reminder_at=None)
         else:
-            deadline = now + timedelta(hours=game.decision_hours)
+            deadline = _deadline_for(game, (seats or {}).get(mover), now)
             fields.update(deadline=deadline, reminder_at=deadline - reminder_lead(game.decision_hours))
     if engine.is_over(state):
         fields.update(status=Game.Status.OVER, ended_at=now, deadline=None, reminder_at=None)
@@ -136,7 +174,15 @@ def decision_submit(
             raise RefusedAction(str(error)) from None
         if isinstance(action, engine.Arrange):
             raise RefusedAction("arrange your team with its own form")
+        seat_back(seat=seat)
         return _decide(game, state, Step(seat.position, action, ActionRecord.Actor.PLAYER, source))
+
+
+def seat_back(*, seat: Seat) -> None:
+    """The player acted: the missed-deadline count restarts, and an autopilot
+    that missed deadlines switched on is switched off again."""
+    Seat.objects.filter(pk=seat.pk).update(missed_deadlines=0)
+    Seat.objects.filter(pk=seat.pk, autopilot_reason="missed").update(autopilot=False, autopilot_reason="")
 
 
 def deadline_expire(*, game_id: int, seen_version: int, source: str = ActionRecord.Source.TIMER) -> Game:
@@ -154,16 +200,31 @@ def deadline_expire(*, game_id: int, seen_version: int, source: str = ActionReco
         action = action or engine.default_action(state)
         if action is None:
             raise StaleDecision()
+        if seat is not None and source == ActionRecord.Source.TIMER:
+            _count_missed(seat)
         return _decide(game, state, Step(mover, action, ActionRecord.Actor.DEADLINE, source))
+
+
+def _count_missed(seat: Seat) -> None:
+    """Three deadlines missed in a row put the seat on autopilot (and on the
+    moderators' dashboard) until the player acts again."""
+    missed = seat.missed_deadlines + 1
+    fields = {"missed_deadlines": missed}
+    if missed >= MISSED_DEADLINES_FOR_AUTOPILOT and not seat.autopilot:
+        fields.update(autopilot=True, autopilot_reason="missed")
+    Seat.objects.filter(pk=seat.pk).update(**fields)
 
 
 def _decide(game: Game, state: engine.State, step: Step | None) -> Game:
     seen = game.version
-    seats = {seat.position: seat for seat in Seat.objects.filter(game=game).select_related("game")}
+    seats = {
+        seat.position: seat
+        for seat in Seat.objects.filter(game=game).select_related("game").prefetch_related("absences")
+    }
     records: list[ActionRecord] = []
     state, version = _apply_with_chance(game, state, step, seen, records)
     state, version = _apply_orders(game, state, seats, version, records)
-    _commit(game, seen, state, records, version, decision_changed=True)
+    _commit(game, seen, state, records, version, decision_changed=True, seats=seats)
     _remember_decisions(game, records, seats)
     _notify_after(game, state, seats, records)
     return game
