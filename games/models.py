@@ -204,6 +204,8 @@ class SeatHolder(models.Model):
     display_name = models.CharField(max_length=40, blank=True)
     from_seq = models.PositiveIntegerField()
     until_seq = models.PositiveIntegerField(null=True, blank=True)
+    # The old link's hash, so that link can say the seat was handed over.
+    token_hash = models.CharField(max_length=64, db_index=True, default="")
     replaced_at = models.DateTimeField(auto_now_add=True)
 
 

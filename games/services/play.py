@@ -185,7 +185,13 @@ def seat_back(*, seat: Seat) -> None:
     Seat.objects.filter(pk=seat.pk, autopilot_reason="missed").update(autopilot=False, autopilot_reason="")
 
 
-def deadline_expire(*, game_id: int, seen_version: int, source: str = ActionRecord.Source.TIMER) -> Game:
+def deadline_expire(
+    *,
+    game_id: int,
+    seen_version: int,
+    source: str = ActionRecord.Source.TIMER,
+    actor: str = ActionRecord.Actor.DEADLINE,
+) -> Game:
     """The pending decision ``seen_version`` ran out of time: apply the seat's
     standing order if one covers it, else the default from RULES.md."""
     with transaction.atomic():
@@ -202,7 +208,7 @@ def deadline_expire(*, game_id: int, seen_version: int, source: str = ActionReco
             raise StaleDecision()
         if seat is not None and source == ActionRecord.Source.TIMER:
             _count_missed(seat)
-        return _decide(game, state, Step(mover, action, ActionRecord.Actor.DEADLINE, source))
+        return _decide(game, state, Step(mover, action, actor, source))
 
 
 def _count_missed(seat: Seat) -> None:
