@@ -13,7 +13,8 @@ from games import engine
 from games.models import ActionRecord, Game, Seat
 from games.narrate import describe
 
-HISTORY_LIMIT = 150
+# The seat page shows the newest part; the history page has the rest.
+HISTORY_LIMIT = 40
 
 COLOUR_HEX = {
     "red": "#c0392b",
@@ -179,3 +180,76 @@ def board_text(observation: dict, names: dict) -> str:
         if auction["my_cards"]:
             lines.append(_("Your secret cards: %(cards)s") % {"cards": " ".join(c["code"] for c in auction["my_cards"])})
     return "\n".join(lines)
+
+
+def board_svg(observation: dict, ruleset: engine.Ruleset) -> str:
+    """The board picture as SVG markup. Built here rather than in a template:
+    a few hundred shapes cost Django's template engine most of a page view."""
+    from django.utils.html import escape
+    from django.utils.safestring import mark_safe
+
+    from games.narrate import colour_name
+
+    layout = board(observation, ruleset)
+    race = observation["race"]
+    title = (
+        _("Race %(number)d — finish at %(finish)d") % {"number": race["number"], "finish": race["finish"]}
+        if race
+        else _("Before the first race")
+    )
+    parts = [
+        f'<svg viewBox="0 0 {layout.width} {layout.height}" width="{layout.width}" height="{layout.height}" '
+        f'role="img" aria-label="{escape(_("The race track"))}" xmlns="http://www.w3.org/2000/svg" '
+        'font-family="system-ui, sans-serif">',
+        f'<text x="10" y="18" font-size="12" fill="currentColor">{escape(title)}</text>',
+    ]
+    start_label = escape(_("START"))
+    for space in layout.spaces:
+        x, y = space["x"], space["y"]
+        if space["current"]:
+            fill, stroke, width = "#f3d27a", "#7a5c1e", 2
+        elif space["finish"]:
+            fill, stroke, width = "#efe3c4", "#9a8f7a", 1
+        elif space["start"]:
+            fill, stroke, width = "#d9ead3", "#9a8f7a", 1
+        elif space["number"] < 0:
+            fill, stroke, width = "#e3eef8", "#9a8f7a", 1
+        else:
+            fill, stroke, width = "#f4f1ea", "#9a8f7a", 1
+        label = start_label if space["start"] else str(space["number"])
+        parts.append(
+            f'<rect x="{x}" y="{y}" width="28" height="28" rx="4" fill="{fill}" stroke="{stroke}" stroke-width="{width}"/>'
+            f'<text x="{x + 2}" y="{y + 10}" font-size="8" fill="#555">{label}</text>'
+        )
+        if space["prize"]:
+            parts.append(f'<text x="{x}" y="{y + 40}" font-size="7.5" fill="#7a5c1e">{space["prize"]}</text>')
+    if layout.arch:
+        x, y = layout.arch["x"], layout.arch["y"]
+        parts.append(
+            f'<path d="M{x - 2} {y + 2} v-10 a16 12 0 0 1 32 0 v10" fill="none" stroke="#7a5c1e" stroke-width="3">'
+            f'<title>{escape(_("The arch"))}</title></path>'
+        )
+    for chair in layout.chairs:
+        parts.append(
+            f'<circle cx="{chair["x"]}" cy="{chair["y"]}" r="6" fill="{chair["fill"]}" stroke="#222">'
+            f'<title>{escape(colour_name(chair["colour"]))}</title></circle>'
+        )
+    pond = layout.pond
+    parts.append(
+        f'<ellipse cx="{pond["x"]}" cy="{pond["y"]}" rx="{pond["rx"]}" ry="{pond["ry"]}" fill="#9cc9e8" stroke="#4d8db8"/>'
+        f'<text x="{pond["x"] - 28}" y="{pond["y"] - 28}" font-size="10" fill="currentColor">{escape(_("Shell pond"))}</text>'
+        f'<text x="180" y="{pond["y"] - 28}" font-size="10" fill="currentColor">{escape(_("Placings"))}</text>'
+    )
+    for chair in layout.pond_chairs:
+        parts.append(
+            f'<circle cx="{chair["x"]}" cy="{chair["y"]}" r="6" fill="{chair["fill"]}" stroke="#222">'
+            f'<title>{escape(colour_name(chair["colour"]))}</title></circle>'
+        )
+    for chair in layout.podium:
+        parts.append(
+            f'<circle cx="{chair["x"]}" cy="{chair["y"]}" r="9" fill="{chair["fill"]}" stroke="#222">'
+            f'<title>{escape(colour_name(chair["colour"]))}</title></circle>'
+            f'<text x="{chair["x"] - 3}" y="{chair["y"] + 22}" font-size="10" fill="currentColor">{chair["place"]}</text>'
+        )
+    parts.append("</svg>")
+    return mark_safe("".join(parts))

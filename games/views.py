@@ -137,7 +137,7 @@ def _game_context(game: Game, seat, seats) -> dict:
     my_turn = seat is not None and observation["to_move"] == seat.colour
     return {
         "observation": observation,
-        "board": selectors.board(observation, ruleset),
+        "board_svg": selectors.board_svg(observation, ruleset),
         "names": {s.colour: s.name for s in seats},
         "by_colour": by_colour,
         "history": selectors.history(game, names={s.colour: s.name for s in seats}),
