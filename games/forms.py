@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from games import engine
-from games.models import DECISION_HOURS, DEFAULT_DECISION_HOURS, Seat
+from games.models import DECISION_HOURS, DEFAULT_DECISION_HOURS, Absence, Seat
 from games.narrate import colour_name
 
 
@@ -171,3 +171,15 @@ class OrdersForm(forms.Form):
 
 class EmailModeForm(forms.Form):
     email_mode = forms.ChoiceField(label=_("Emails"), choices=Seat.EmailMode.choices, widget=forms.RadioSelect)
+
+
+class HelpForm(forms.Form):
+    message = forms.CharField(
+        label=_("Message to the moderators"), max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+
+class AbsenceForm(forms.Form):
+    first_day = forms.DateField(label=_("Away from (your date)"), widget=forms.DateInput(attrs={"type": "date"}))
+    days = forms.IntegerField(label=_("for how many days"), min_value=1, max_value=366)
+    mode = forms.ChoiceField(label=_("Meanwhile"), choices=Absence.Mode.choices, widget=forms.RadioSelect)

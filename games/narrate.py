@@ -177,3 +177,25 @@ def describe_standings(rows, names: dict | None = None) -> str:
         _("%(place)d. %(who)s %(gold)d gold") % {"place": i, "who": colour_name(r["colour"]), "gold": r["gold"]}
         for i, r in enumerate(rows, start=1)
     )
+
+
+def describe_moderation(entry, names: dict | None = None) -> str:
+    """"A moderator extended Blue's deadline by 24 h: player ill"."""
+    seat_name = ""
+    if entry.get("colour"):
+        seat_name = (names or {}).get(entry["colour"]) or _colour_label(entry["colour"])
+    action, detail, reason = entry["action"], entry.get("detail", ""), entry["reason"]
+    texts = {
+        "extend": _("A moderator extended %(seat)s's deadline by %(detail)s h") ,
+        "pause": _("A moderator paused the game"),
+        "resume": _("A moderator resumed the game; deadlines moved on by the pause"),
+        "default": _("A moderator applied the default decision for %(seat)s"),
+        "replace": _("A moderator handed %(seat)s's seat to a new player"),
+        "autopilot_on": _("A moderator put %(seat)s on autopilot"),
+        "autopilot_off": _("A moderator took %(seat)s off autopilot"),
+        "resend": _("A moderator sent %(seat)s their link again"),
+        "abort": _("A moderator ended the game"),
+        "help": _("A moderator answered %(seat)s's request for help"),
+    }
+    text = texts.get(action, _("A moderator acted")) % {"seat": seat_name, "detail": detail}
+    return _("%(text)s: %(reason)s") % {"text": text, "reason": reason}

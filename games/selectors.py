@@ -10,8 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.models import ActionRecord, Game, Seat
-from games.narrate import describe
+from games.models import ActionRecord, Game, ModerationEntry, Seat
+from games.narrate import describe, describe_moderation
 
 # The seat page shows the newest part; the history page has the rest.
 HISTORY_LIMIT = 40
@@ -47,7 +47,26 @@ def history(game: Game, names: dict | None = None, limit: int = HISTORY_LIMIT) -
             entries.append(
                 {"seq": record.seq, "at": record.created_at, "sentences": sentences, "actor": record.actor}
             )
-    return entries
+    moderation = list(ModerationEntry.objects.filter(game=game).order_by("-created_at")[:limit])
+    colours = dict(Seat.objects.filter(game=game).values_list("position", "colour")) if moderation else {}
+    for entry in moderation:
+        colour = colours.get(entry.seat_position)
+        entries.append(
+            {
+                "seq": entry.at_seq,
+                "at": entry.created_at,
+                "moderation": True,
+                "sentences": [
+                    describe_moderation(
+                        {"action": entry.action, "detail": entry.detail, "reason": entry.reason, "colour": colour},
+                        names,
+                    )
+                ],
+            }
+        )
+    entries.sort(key=lambda e: (e["at"], e["seq"]), reverse=True)
+    return entries[:limit]
+
 
 
 def local_time(moment, time_zone: str):

@@ -31,7 +31,11 @@ def game_verify(*, game: Game) -> Report:
     colours = list(game.seats.order_by("position").values_list("colour", flat=True))
     state = engine.new_game(ruleset, colours)
     for record in ActionRecord.objects.filter(game=game).order_by("seq").iterator():
-        action = engine.parse(record.action, ruleset)
+        try:
+            action = engine.parse(record.action, ruleset)
+        except engine.NotationError as error:
+            report.mismatches.append(f"step {record.seq}: the log's {record.action!r} is not an action ({error})")
+            return report
         if record.seat == engine.CHANCE:
             outcomes = engine.chance_outcomes(state)
             report.chance_steps += 1
@@ -40,6 +44,12 @@ def game_verify(*, game: Game) -> Report:
                 report.mismatches.append(
                     f"step {record.seq}: log says {record.action!r}, seed gives {engine.format_action(expected)!r}"
                 )
-        state = engine.apply(state, record.seat, action)
+        try:
+            state = engine.apply(state, record.seat, action)
+        except engine.EngineError as error:
+            # A changed log stops fitting the rules; the replay ends here and
+            # the final state will not match.
+            report.mismatches.append(f"step {record.seq}: the log's {record.action!r} cannot be applied here ({error})")
+            return report
     report.state_matches = engine.state_to_json(state) == game.state
     return report

@@ -22,11 +22,20 @@ from games.forms import (
     EmailModeForm,
     LinkResendForm,
     NewGameForm,
+    AbsenceForm,
+    HelpForm,
     OrdersForm,
 )
-from games.models import Game
+from games.services.absence import (
+    absence_days_left,
+    absence_declare,
+    help_request_create,
+    link_opened,
+    seat_take_back,
+)
+from games.models import Absence, Game, SeatHolder
 from games.services.errors import ServiceError, StaleDecision
-from games.services.links import seat_by_token
+from games.services.links import seat_by_token, token_hash
 from games.services.play import arrange_submit, decision_submit
 from games.services.setup import (
     emails_resume,
@@ -59,6 +68,8 @@ def with_seat(view):
     def wrapped(request, token, *args, **kwargs):
         seat = seat_by_token(token)
         if seat is None:
+            if token and len(token) <= 100 and SeatHolder.objects.filter(token_hash=token_hash(token)).exists():
+                return render(request, "games/handed_over.html", status=410)
             return render(request, "games/link_invalid.html", status=404)
         return view(request, seat, token, *args, **kwargs)
 
@@ -127,7 +138,23 @@ def _seat_page(request, seat, token, *, decision_form=None, accept_form=None, st
         )
         context["in_auction"] = context["observation"]["auction"] is not None
     context["email_form"] = EmailModeForm(initial={"email_mode": seat.email_mode})
+    if game.status in (Game.Status.RUNNING, Game.Status.PAUSED):
+        context["absence_form"] = AbsenceForm()
+        context["absence_days_left"] = absence_days_left(seat)
+        context["help_form"] = HelpForm()
     return render(request, "games/seat.html", context, status=status)
+
+
+def _absences_now(seats) -> dict:
+    """Colour -> the absence under way or coming, shown to everyone."""
+    from django.utils import timezone
+
+    now = timezone.now()
+    shown = {}
+    for absence in Absence.objects.filter(seat__in=seats, ends_at__gt=now).order_by("starts_at"):
+        colour = next(s.colour for s in seats if s.pk == absence.seat_id)
+        shown.setdefault(colour, absence)
+    return shown
 
 
 def _game_context(game: Game, seat, seats) -> dict:
@@ -152,6 +179,7 @@ def _game_context(game: Game, seat, seats) -> dict:
         ],
         "ruleset": ruleset,
         "slots": range(1, ruleset.display_size + 1),
+        "absences": _absences_now(seats),
     }
 
 
@@ -208,6 +236,57 @@ def seat_act(request, seat, token):
         return redirect("seat", token=token)
     messages.success(request, _("Done: %(decision)s.") % {"decision": text})
     return redirect("seat", token=token)
+
+
+@require_POST
+@with_seat
+def seat_help(request, seat, token):
+    form = HelpForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Write a message of up to 2000 characters."))
+        return redirect("seat", token=token)
+    try:
+        help_request_create(seat=seat, message=form.cleaned_data["message"])
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Your message is with the moderators."))
+    return redirect("seat", token=token)
+
+
+@require_POST
+@with_seat
+def seat_absence(request, seat, token):
+    form = AbsenceForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give a start day and a number of days. Nothing was changed."))
+        return redirect("seat", token=token)
+    try:
+        absence_declare(seat=seat, **form.cleaned_data)
+    except ServiceError as error:
+        messages.error(request, _("Nothing was changed: %(reason)s") % {"reason": error.message})
+    else:
+        messages.success(request, _("Your absence is noted; everyone in the game can see it."))
+    return redirect("seat", token=token)
+
+
+@require_POST
+@with_seat
+def seat_back_view(request, seat, token):
+    seat_take_back(seat=seat)
+    messages.success(request, _("Welcome back: you decide for your seat again."))
+    return redirect("seat", token=token)
+
+
+@csrf_exempt
+@require_POST
+@with_seat
+def seat_seen(request, seat, token):
+    """The page's script posts here once it is shown in a browser (mail
+    scanners fetch links but rarely run scripts), for the moderators'
+    timeline. A GET never records anything."""
+    link_opened(seat=seat)
+    return HttpResponse(status=204)
 
 
 @require_POST

@@ -83,6 +83,15 @@ def env_list(environ: Mapping[str, str], name: str, default: list[str]) -> list[
     return items
 
 
+def env_path(environ: Mapping[str, str], name: str, default: str) -> str:
+    """An absolute filesystem path: a relative one would depend on the
+    directory each process (web, worker, beat) happens to start in."""
+    value = env_str(environ, name, default)
+    if not os.path.isabs(value):
+        raise ImproperlyConfigured(f"{name} must be an absolute path, got {value!r}")
+    return value
+
+
 def secret_key(environ: Mapping[str, str], *, debug: bool) -> str:
     value = _raw(environ, "SECRET_KEY")
     if debug:

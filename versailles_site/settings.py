@@ -17,6 +17,7 @@ from versailles_site.env import (
     database_config,
     env_bool,
     env_list,
+    env_path,
     redis_url,
     secret_key,
     site_url,
@@ -24,9 +25,11 @@ from versailles_site.env import (
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-# Runtime state (SQLite file, filesystem broker) lives here; it is gitignored.
-VAR_DIR = BASE_DIR / "var"
-VAR_DIR.mkdir(exist_ok=True)
+# Runtime state (SQLite file, filesystem broker, dev mailbox) lives here; it is
+# gitignored. VAR_DIR moves it, e.g. to give a test's Celery worker a broker
+# folder and mailbox of its own.
+VAR_DIR = Path(env_path(os.environ, "VAR_DIR", str(BASE_DIR / "var")))
+VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 # On by default because the embedded setup (make run) is for development;
 # production sets DEBUG=false, which then demands a real SECRET_KEY.
@@ -178,3 +181,6 @@ LOGGING = {
         "django.request": {"handlers": ["console"], "level": "WARNING", "propagate": False},
     },
 }
+
+LOGIN_URL = "mod_login"
+LOGIN_REDIRECT_URL = "mod_dashboard"

@@ -1,0 +1,116 @@
+"""The moderators' read side: what needs attention, and one game in full."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import engine
+from games.models import ActionRecord, Game, HelpRequest, ModerationEntry, Notification, Seat, SeatHolder
+
+# A deadline this far past means the sweep did not act (workers down?).
+OVERDUE_GRACE = timedelta(minutes=10)
+LONG_PAUSE = timedelta(days=3)
+ACTIVE = (Game.Status.INVITING, Game.Status.RUNNING, Game.Status.PAUSED)
+
+
+def attention(*, query: str = "", status: str = "", limit: int = 200) -> list[dict]:
+    """Games that need a moderator, the longest-waiting problem first. With a
+    search, every matching game is listed, needing attention or not."""
+    now = timezone.now()
+    rows: dict[int, dict] = {}
+
+    def flag(game_id: int, since, text: str) -> None:
+        row = rows.setdefault(game_id, {"game_id": game_id, "reasons": [], "since": since})
+        row["reasons"].append(text)
+        if since and (row["since"] is None or since < row["since"]):
+            row["since"] = since
+
+    for game_id, deadline in Game.objects.filter(
+        status=Game.Status.RUNNING, deadline__lt=now - OVERDUE_GRACE
+    ).values_list("pk", "deadline")[:limit]:
+        flag(game_id, deadline, _("decision overdue since %(when)s") % {"when": deadline.strftime("%Y-%m-%d %H:%M UTC")})
+    for seat in Seat.objects.filter(autopilot_reason="missed", game__status__in=ACTIVE).only(
+        "game_id", "colour", "email", "missed_deadlines"
+    )[:limit]:
+        flag(seat.game_id, None, _("%(colour)s missed %(n)d deadlines in a row (autopilot on)") % {"colour": seat.colour, "n": seat.missed_deadlines})
+    for seat in Seat.objects.filter(email_undeliverable=True, game__status__in=ACTIVE).only("game_id", "colour", "email")[:limit]:
+        flag(seat.game_id, None, _("%(colour)s: email undeliverable (%(email)s)") % {"colour": seat.colour, "email": seat.email})
+    for game_id, paused_at in Game.objects.filter(
+        status=Game.Status.PAUSED, paused_at__lt=now - LONG_PAUSE
+    ).values_list("pk", "paused_at")[:limit]:
+        flag(game_id, paused_at, _("paused since %(when)s") % {"when": paused_at.strftime("%Y-%m-%d")})
+    for help_request in HelpRequest.objects.filter(handled_at__isnull=True).select_related("seat")[:limit]:
+        flag(help_request.game_id, help_request.created_at, _("%(colour)s asks for help: %(message)s") % {"colour": help_request.seat.colour or "?", "message": help_request.message[:120]})
+
+    games = Game.objects.all()
+    if query:
+        query = query.strip()
+        games = games.filter(Q(public_id=query) | Q(seats__email__icontains=query)).distinct()
+    elif rows:
+        games = games.filter(pk__in=list(rows))
+    else:
+        games = games.none()
+    if status:
+        games = games.filter(status=status)
+    result = []
+    for game in games.prefetch_related("seats")[:limit]:
+        row = rows.get(game.pk, {"reasons": [], "since": None})
+        result.append({"game": game, "reasons": row["reasons"], "since": row["since"]})
+    far_future = now + timedelta(days=36500)
+    result.sort(key=lambda r: (not r["reasons"], r["since"] or far_future))
+    return result
+
+
+def moderator_seat(game: Game, user) -> Seat | None:
+    """A moderator who plays in this game sees only their own seat's view."""
+    if not user.email:
+        return None
+    return Seat.objects.filter(game=game, email__iexact=user.email).first()
+
+
+def game_in_full(game: Game, user) -> dict:
+    seats = list(game.seats.all())
+    seated = moderator_seat(game, user)
+    state = engine.state_from_json(game.state) if game.state else None
+    observation = engine.observe(state, seated.position if seated else None) if state else None
+    secrets = None
+    if state is not None and seated is None:
+        code = state.ruleset.code_of
+        auction = state.auction
+        secrets = {
+            "hands": {
+                state.colours[s]: [code(c) for c in hand] for s, hand in zip(auction.bidders, auction.hands)
+            }
+            if auction
+            else {},
+            "deck": sorted(code(c) for c in state.deck),
+            "discard": sorted(code(c) for c in state.discard),
+        }
+    timelines = []
+    for seat in seats:
+        timelines.append(
+            {
+                "seat": seat,
+                "holders": list(SeatHolder.objects.filter(seat=seat).order_by("from_seq")),
+                "emails": list(Notification.objects.filter(seat=seat).order_by("-created_at")[:30]),
+                "decisions": list(
+                    ActionRecord.objects.filter(game=game, seat=seat.position)
+                    .order_by("-seq")
+                    .only("seq", "actor", "source", "created_at", "action")[:30]
+                ),
+            }
+        )
+    return {
+        "seats": seats,
+        "seated": seated,
+        "observation": observation,
+        "secrets": secrets,
+        "state_json": None if seated or state is None else game.state,
+        "timelines": timelines,
+        "entries": list(ModerationEntry.objects.filter(game=game).select_related("moderator")[:50]),
+        "help_requests": list(HelpRequest.objects.filter(game=game, handled_at__isnull=True).select_related("seat")),
+    }

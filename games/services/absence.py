@@ -1,0 +1,93 @@
+"""What a player can do about being away, and asking for help."""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import Absence, Game, HelpRequest, Seat
+
+from .errors import ServiceError
+from .play import load_state, orders_apply_now, seat_back
+
+
+def absence_days_left(seat: Seat) -> int:
+    used = Absence.objects.filter(seat=seat).aggregate(total=Sum("days"))["total"] or 0
+    return max(0, seat.game.absence_allowance_days - used)
+
+
+def _local_midnight(day: dt.date, zone: str) -> dt.datetime:
+    # Midnight in the player's zone: a day across a clock change lasts 23 or
+    # 25 hours, and the absence follows the calendar, as the player meant.
+    return dt.datetime.combine(day, dt.time(0, 0), tzinfo=zoneinfo.ZoneInfo(zone))
+
+
+def absence_declare(*, seat: Seat, first_day: dt.date, days: int, mode: str) -> Absence:
+    """Away from the start of ``first_day`` (the player's own calendar) for
+    ``days`` days. Deadlines that fall in it move past its end, or the
+    autopilot plays for the seat meanwhile."""
+    if mode not in Absence.Mode.values:
+        raise ServiceError(_("Choose what should happen while you are away."))
+    game = seat.game
+    if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED, Game.Status.INVITING):
+        raise ServiceError(_("This game has ended."))
+    today = timezone.localtime(timezone.now(), zoneinfo.ZoneInfo(seat.time_zone)).date()
+    if first_day < today or first_day > today + dt.timedelta(days=365):
+        raise ServiceError(_("Start the absence today or on a later day within a year."))
+    with transaction.atomic():
+        Game.objects.select_for_update().filter(pk=game.pk).first()
+        left = absence_days_left(seat)
+        if not 1 <= days <= left:
+            raise ServiceError(_("You have %(left)d days of absence left in this game.") % {"left": left})
+        starts = _local_midnight(first_day, seat.time_zone)
+        absence = Absence.objects.create(
+            seat=seat,
+            starts_at=max(starts, timezone.now()),
+            ends_at=_local_midnight(first_day + dt.timedelta(days=days), seat.time_zone),
+            days=days,
+            mode=mode,
+        )
+        _move_pending_deadline(seat, absence)
+    if mode == Absence.Mode.AUTOPILOT and game.status == Game.Status.RUNNING:
+        orders_apply_now(game_id=game.pk)
+    return absence
+
+
+def _move_pending_deadline(seat: Seat, absence: Absence) -> None:
+    """If the seat is deciding now and its deadline falls in the absence, it
+    moves to one decision time after the absence ends."""
+    from games import engine
+
+    from .play import reminder_lead
+
+    game = Game.objects.get(pk=seat.game_id)
+    if game.state is None or game.deadline is None or absence.mode != Absence.Mode.EXTEND:
+        return
+    if engine.to_move(load_state(game)) != seat.position:
+        return
+    if absence.starts_at <= game.deadline:
+        deadline = max(game.deadline, absence.ends_at + dt.timedelta(hours=game.decision_hours))
+        Game.objects.filter(pk=game.pk, decision_version=game.decision_version).update(
+            deadline=deadline, reminder_at=deadline - reminder_lead(game.decision_hours)
+        )
+
+
+def help_request_create(*, seat: Seat, message: str) -> HelpRequest:
+    message = (message or "").strip()
+    if not message:
+        raise ServiceError(_("Write what the moderators should know."))
+    return HelpRequest.objects.create(game=seat.game, seat=seat, message=message[:2000])
+
+
+def seat_take_back(*, seat: Seat) -> None:
+    """The player is back: their autopilot (if missed deadlines set it) is off."""
+    seat_back(seat=seat)
+
+
+def link_opened(*, seat: Seat) -> None:
+    Seat.objects.filter(pk=seat.pk).update(link_opened_at=timezone.now())
