@@ -1,0 +1,113 @@
+"""Django admin: a read-only window on games for staff.
+
+Nothing here changes a game (every change goes through the moderation
+services), and nothing shows a secret: no state snapshot, seed, link hash or
+nonce, no email body (decision emails carry the seat's secret cards), and of
+the log only what the history shows (chance draws name secret cards)."""
+
+from django.contrib import admin
+
+from games.models import (
+    Absence,
+    ActionRecord,
+    Game,
+    HelpRequest,
+    InboundMessage,
+    ModerationEntry,
+    Notification,
+    Seat,
+)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ("public_id", "status", "ruleset_name", "version", "deadline", "created_at")
+    list_filter = ("status", "ruleset_name")
+    search_fields = ("public_id", "seats__email")
+    fields = (
+        "public_id",
+        "status",
+        "ruleset_name",
+        "decision_hours",
+        "version",
+        "decision_version",
+        "deadline",
+        "reminder_at",
+        "paused_at",
+        "seed_commitment",
+        "absence_allowance_days",
+        "created_at",
+        "started_at",
+        "ended_at",
+    )
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    list_display = ("game", "position", "colour", "display_name", "email", "autopilot", "email_undeliverable")
+    list_filter = ("autopilot", "email_undeliverable", "emails_stopped")
+    search_fields = ("email", "display_name", "game__public_id")
+    fields = (
+        "game",
+        "position",
+        "colour",
+        "display_name",
+        "email",
+        "time_zone",
+        "is_host",
+        "accepted_at",
+        "email_mode",
+        "email_undeliverable",
+        "emails_stopped",
+        "autopilot",
+        "autopilot_reason",
+        "missed_deadlines",
+        "link_opened_at",
+    )
+
+
+@admin.register(ActionRecord)
+class ActionRecordAdmin(ReadOnlyAdmin):
+    list_display = ("game", "seq", "seat", "actor", "source", "created_at")
+    list_filter = ("actor", "source")
+    fields = ("game", "seq", "seat", "actor", "source", "events", "created_at")
+
+
+@admin.register(Notification)
+class NotificationAdmin(ReadOnlyAdmin):
+    list_display = ("game", "seat", "kind", "status", "attempts", "created_at", "sent_at")
+    list_filter = ("kind", "status")
+    fields = ("game", "seat", "kind", "version", "to_email", "subject", "status", "attempts", "last_error", "created_at", "sent_at")
+
+
+@admin.register(ModerationEntry)
+class ModerationEntryAdmin(ReadOnlyAdmin):
+    list_display = ("game", "moderator", "action", "seat_position", "reason", "created_at")
+    list_filter = ("action",)
+
+
+@admin.register(HelpRequest)
+class HelpRequestAdmin(ReadOnlyAdmin):
+    list_display = ("game", "seat", "created_at", "handled_at")
+
+
+@admin.register(Absence)
+class AbsenceAdmin(ReadOnlyAdmin):
+    list_display = ("seat", "starts_at", "ends_at", "days", "mode")
+
+
+@admin.register(InboundMessage)
+class InboundMessageAdmin(ReadOnlyAdmin):
+    list_display = ("received_at", "status", "seat", "result")
+    fields = ("received_at", "status", "seat", "result")
