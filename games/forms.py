@@ -23,6 +23,8 @@ def _hours_label(hours: int) -> str:
     return ngettext_lazy("%(n)d hour", "%(n)d hours", hours) % {"n": hours}
 
 
+EMAIL_MAX_LENGTH = 254  # Seat.email
+
 TIME_ZONES = sorted(zoneinfo.available_timezones() - {"localtime", "Factory"})
 
 
@@ -52,6 +54,9 @@ class NewGameForm(forms.Form):
         for address in raw:
             try:
                 validate_email(address)
+                # The syntax allows longer addresses than the seat's column holds.
+                if len(address) > EMAIL_MAX_LENGTH:
+                    raise ValidationError("too long")
             except ValidationError:
                 raise ValidationError(_("%(address)s is not an email address.") % {"address": address[:80]})
         return [address.lower() for address in raw]

@@ -166,6 +166,9 @@ class Notification(models.Model):
     provider_id = models.CharField(max_length=200, blank=True)
     # What the inline board picture shows (drawn by the sender, not the request).
     picture = models.JSONField(null=True, blank=True)
+    # The email is written by the sender from these, off the request's path.
+    template = models.CharField(max_length=40, blank=True)
+    context = models.JSONField(null=True, blank=True)
     last_error = models.CharField(max_length=500, blank=True)
 
     class Meta:

@@ -6,10 +6,13 @@ sender that died is released by the sweep (timers.notifications_sweep)."""
 
 from __future__ import annotations
 
+import json
 import logging
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.utils.dateparse import parse_datetime
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
@@ -41,11 +44,6 @@ def notification_queue(
         return None
     if seat.emails_stopped and kind not in ESSENTIAL_KINDS:
         return None
-    context = {**context, "game": game, "seat": seat, "site_url": settings.SITE_URL}
-    with translation.override(settings.LANGUAGE_CODE):
-        subject = render_to_string(f"emails/{template}_subject.txt", context).strip()
-        text = render_to_string(f"emails/{template}.txt", context)
-        html = render_to_string(f"emails/{template}.html", context)
     notification, created = Notification.objects.get_or_create(
         game=game,
         seat=seat,
@@ -53,9 +51,8 @@ def notification_queue(
         kind=kind,
         defaults={
             "to_email": seat.email,
-            "subject": subject[:200],
-            "body_text": text,
-            "body_html": html,
+            "template": template,
+            "context": json.loads(json.dumps(context, cls=DjangoJSONEncoder)),
             "picture": picture,
         },
     )
@@ -101,6 +98,25 @@ def _message(notification: Notification) -> EmailMultiAlternatives:
     return message
 
 
+def _written(notification: Notification) -> Notification:
+    """Render the email from its template and context, once."""
+    if notification.body_text or not notification.template:
+        return notification
+    context = dict(notification.context or {})
+    if isinstance(context.get("deadline"), str):
+        context["deadline"] = parse_datetime(context["deadline"])
+    seat = notification.seat
+    context.update(game=seat.game if seat else notification.game, seat=seat, site_url=settings.SITE_URL)
+    with translation.override(settings.LANGUAGE_CODE):
+        notification.subject = render_to_string(f"emails/{notification.template}_subject.txt", context).strip()[:200]
+        notification.body_text = render_to_string(f"emails/{notification.template}.txt", context)
+        notification.body_html = render_to_string(f"emails/{notification.template}.html", context)
+    Notification.objects.filter(pk=notification.pk).update(
+        subject=notification.subject, body_text=notification.body_text, body_html=notification.body_html
+    )
+    return notification
+
+
 def notification_send(*, notification_id: int) -> bool:
     """Send one pending email; True if this call sent it. Raises
     TransientSendError when the provider may take it later."""
@@ -110,9 +126,9 @@ def notification_send(*, notification_id: int) -> bool:
     )
     if not claimed:
         return False
-    notification = Notification.objects.select_related("seat__game").get(pk=notification_id)
+    notification = Notification.objects.select_related("seat__game", "game").get(pk=notification_id)
     try:
-        message = _message(notification)
+        message = _message(_written(notification))
         message.send()
     except Exception as error:
         return _failed(notification, error)

@@ -62,7 +62,7 @@ def game_create(
         for seat in Seat.objects.filter(game=game).select_related("game"):
             notification_queue(
                 game=game, seat=seat, kind="invite", version=0, template="invite",
-                context={"link": seat_url(seat), "host": host, "players": len(seats)},
+                context={"link": seat_url(seat), "host": {"name": host.name}, "players": len(seats)},
             )
     return game
 
@@ -98,7 +98,7 @@ def seat_accept(*, seat: Seat, colour: str, display_name: str, time_zone: str) -
             for each in seats:
                 notification_queue(
                     game=game, seat=each, kind="start", version=0, template="start",
-                    context={"link": seat_url(each), "seats": seats},
+                    context={"link": seat_url(each), "seats": [{"name": s.name, "colour": s.colour} for s in seats]},
                 )
     return seat
 
