@@ -124,12 +124,10 @@ class DecisionForm(forms.Form):
                 raise ValidationError(_("Choose a chair to push back, or no one."))
             return f"push {target}"
         if action == "remove":
-            picks = []
-            for colour in self.colours:
-                slot = data.get(f"slot_{colour}")
-                if slot is None:
-                    raise ValidationError(_("Choose one card from every display, your own included."))
-                picks.append(f"{colour}:{slot}")
+            # The engine checks that every display of the game is named.
+            picks = [f"{c}:{data[f'slot_{c}']}" for c in self.colours if data.get(f"slot_{c}") is not None]
+            if not picks:
+                raise ValidationError(_("Choose one card from every display, your own included."))
             return "remove " + " ".join(picks)
         return action
 

@@ -218,7 +218,8 @@ def seat_accept_view(request, seat, token):
 @with_seat
 def seat_act(request, seat, token):
     game = seat.game
-    colours = tuple(s.colour for s in game.seats.all() if s.colour)
+    # Every colour the ruleset knows: the engine refuses those not in the game.
+    colours = tuple(game.ruleset["colours"])
     form = DecisionForm(request.POST, colours=colours)
     if not form.is_valid():
         messages.error(request, _("That form was not filled in correctly. Nothing was changed."))

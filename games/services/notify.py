@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils.dateparse import parse_datetime
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -44,21 +44,23 @@ def notification_queue(
         return None
     if seat.emails_stopped and kind not in ESSENTIAL_KINDS:
         return None
-    notification, created = Notification.objects.get_or_create(
-        game=game,
-        seat=seat,
-        version=version,
-        kind=kind,
-        defaults={
-            "to_email": seat.email,
-            "template": template,
-            "context": json.loads(json.dumps(context, cls=DjangoJSONEncoder)),
-            "picture": picture,
-        },
-    )
-    if created:
-        enqueue_on_commit("games.notification_send", notification.pk)
-    return notification if created else None
+    try:
+        # A savepoint, so a duplicate leaves the caller's transaction usable.
+        with transaction.atomic():
+            notification = Notification.objects.create(
+                game=game,
+                seat=seat,
+                version=version,
+                kind=kind,
+                to_email=seat.email,
+                template=template,
+                context=json.loads(json.dumps(context, cls=DjangoJSONEncoder)),
+                picture=picture,
+            )
+    except IntegrityError:
+        return None
+    enqueue_on_commit("games.notification_send", notification.pk)
+    return notification
 
 
 def _message(notification: Notification) -> EmailMultiAlternatives:

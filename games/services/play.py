@@ -181,8 +181,12 @@ def decision_submit(
 def seat_back(*, seat: Seat) -> None:
     """The player acted: the missed-deadline count restarts, and an autopilot
     that missed deadlines switched on is switched off again."""
-    Seat.objects.filter(pk=seat.pk).update(missed_deadlines=0)
-    Seat.objects.filter(pk=seat.pk, autopilot_reason="missed").update(autopilot=False, autopilot_reason="")
+    if seat.missed_deadlines == 0 and seat.autopilot_reason != "missed":
+        return  # the usual case: nothing to undo, no query
+    fields = {"missed_deadlines": 0}
+    if seat.autopilot_reason == "missed":
+        fields.update(autopilot=False, autopilot_reason="")
+    Seat.objects.filter(pk=seat.pk).update(**fields)
 
 
 def deadline_expire(
@@ -357,10 +361,10 @@ def _notify_after(game: Game, state: engine.State, seats: dict[int, Seat], recor
         return
     since = [
         event
-        for record in ActionRecord.objects.filter(game=game, seq__gt=seat.last_decision_seq)
+        for events in ActionRecord.objects.filter(game=game, seq__gt=seat.last_decision_seq)
         .order_by("seq")
-        .only("events")[:400]
-        for event in record.events
+        .values_list("events", flat=True)[:400]
+        for event in events
     ]
     context = _decision_context(game, state, seat, since, {s.colour: s.name for s in seats.values()})
     notification_queue(
