@@ -218,8 +218,8 @@ def seat_accept_view(request, seat, token):
 @with_seat
 def seat_act(request, seat, token):
     game = seat.game
-    # Every colour the ruleset knows: the engine refuses those not in the game.
-    colours = tuple(game.ruleset["colours"])
+    # The game's colours, straight from the stored state (no extra query).
+    colours = tuple(game.state["colours"]) if game.state else ()
     form = DecisionForm(request.POST, colours=colours)
     if not form.is_valid():
         messages.error(request, _("That form was not filled in correctly. Nothing was changed."))
