@@ -124,10 +124,12 @@ class DecisionForm(forms.Form):
                 raise ValidationError(_("Choose a chair to push back, or no one."))
             return f"push {target}"
         if action == "remove":
-            # The engine checks that every display of the game is named.
-            picks = [f"{c}:{data[f'slot_{c}']}" for c in self.colours if data.get(f"slot_{c}") is not None]
-            if not picks:
-                raise ValidationError(_("Choose one card from every display, your own included."))
+            picks = []
+            for colour in self.colours:
+                slot = data.get(f"slot_{colour}")
+                if slot is None:
+                    raise ValidationError(_("Choose one card from every display, your own included."))
+                picks.append(f"{colour}:{slot}")
             return "remove " + " ".join(picks)
         return action
 

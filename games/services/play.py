@@ -241,8 +241,8 @@ def _decide(game: Game, state: engine.State, step: Step | None) -> Game:
 
 
 def orders_apply_now(*, game_id: int) -> Game:
-    """After a seat changed its standing orders: apply them if they cover the
-    pending decision."""
+    """After a seat changed its standing orders or went on autopilot: apply
+    them (or the default, on autopilot) if they cover the pending decision."""
     with transaction.atomic():
         game = Game.objects.get(pk=game_id)
         if game.status != Game.Status.RUNNING:
@@ -250,7 +250,9 @@ def orders_apply_now(*, game_id: int) -> Game:
         state = load_state(game)
         mover = engine.to_move(state)
         seat = Seat.objects.filter(game=game, position=mover).first()
-        if seat is None or order_action(seat.standing_orders, state) is None:
+        if seat is None or (
+            order_action(seat.standing_orders, state) is None and not on_autopilot(seat, timezone.now())
+        ):
             return game
         return _decide(game, state, None)
 
