@@ -12,6 +12,7 @@ from versailles_site.env import (
     env_bool,
     env_int,
     env_list,
+    env_path,
     env_str,
     redis_url,
     secret_key,
@@ -72,6 +73,13 @@ def test_strings_fall_back_to_the_default_when_unset_or_empty():
     assert env_str({"NAME": " value "}, "NAME") == "value"
     assert env_str({"NAME": ""}, "NAME", "fallback") == "fallback"
     assert env_str({}, "NAME") is None
+
+
+def test_paths_must_be_absolute_and_fall_back_to_the_default():
+    assert env_path({}, "VAR_DIR", "/srv/var") == "/srv/var"
+    assert env_path({"VAR_DIR": " /tmp/x "}, "VAR_DIR", "/srv/var") == "/tmp/x"
+    with pytest.raises(ImproperlyConfigured, match="VAR_DIR must be an absolute path"):
+        env_path({"VAR_DIR": "var"}, "VAR_DIR", "/srv/var")
 
 
 def test_debug_gets_a_development_secret_key_when_none_is_set():

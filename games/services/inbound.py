@@ -32,15 +32,17 @@ def _fingerprint(raw: str, parsed) -> str:
     return hashlib.sha256((message_id or raw).encode("utf-8", "replace")).hexdigest()
 
 
-def inbound_store(*, raw: str) -> InboundMessage | None:
-    """Keep the message and enqueue its processing; None if already stored."""
+def inbound_store(*, raw: str, enqueue: bool = True) -> InboundMessage | None:
+    """Keep the message and (unless the caller processes it itself) enqueue
+    its processing; None if already stored."""
     raw = raw[:RAW_LIMIT]
     parsed = email.message_from_string(raw, policy=email.policy.default)
     fingerprint = _fingerprint(raw, parsed)
     try:
         with transaction.atomic():
             stored = InboundMessage.objects.create(fingerprint=fingerprint, raw=raw)
-            enqueue_on_commit("games.inbound_process", stored.pk)
+            if enqueue:
+                enqueue_on_commit("games.inbound_process", stored.pk)
             return stored
     except IntegrityError:
         return None

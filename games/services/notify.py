@@ -22,7 +22,7 @@ from django.utils import timezone, translation
 from games.enqueue import enqueue_on_commit
 from games.models import Game, Notification, Seat
 
-from .links import reply_address, unsubscribe_url
+from .links import reply_address, seat_url, unsubscribe_url
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,9 @@ def notification_queue(
                 kind=kind,
                 to_email=seat.email,
                 template=template,
-                context=json.loads(json.dumps(context, cls=DjangoJSONEncoder)),
+                # The seat link is added when the email is written, so rows
+                # waiting in the outbox are the only ones that ever hold it.
+                context=json.loads(json.dumps({k: v for k, v in context.items() if k != "link"}, cls=DjangoJSONEncoder)),
                 picture=picture,
             )
     except IntegrityError:
@@ -109,13 +111,12 @@ def _written(notification: Notification) -> Notification:
         context["deadline"] = parse_datetime(context["deadline"])
     seat = notification.seat
     context.update(game=seat.game if seat else notification.game, seat=seat, site_url=settings.SITE_URL)
+    if seat is not None:
+        context["link"] = seat_url(seat)
     with translation.override(settings.LANGUAGE_CODE):
         notification.subject = render_to_string(f"emails/{notification.template}_subject.txt", context).strip()[:200]
         notification.body_text = render_to_string(f"emails/{notification.template}.txt", context)
         notification.body_html = render_to_string(f"emails/{notification.template}.html", context)
-    Notification.objects.filter(pk=notification.pk).update(
-        subject=notification.subject, body_text=notification.body_text, body_html=notification.body_html
-    )
     return notification
 
 
@@ -138,11 +139,18 @@ def notification_send(*, notification_id: int) -> bool:
     provider_id = ""
     if status is not None and status.message_id:
         provider_id = str(status.message_id)[:200]
+    # Once the provider has it, the outbox keeps only the envelope: the body
+    # held a seat link and the seat's own secret cards.
     Notification.objects.filter(pk=notification_id).update(
         status=Notification.Status.SENT,
         sent_at=timezone.now(),
         attempts=notification.attempts + 1,
         provider_id=provider_id,
+        subject=notification.subject,
+        body_text="",
+        body_html="",
+        context=None,
+        picture=None,
     )
     return True
 

@@ -13,7 +13,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         data = sys.stdin.buffer.read()
         raw = data.decode("utf-8", "replace")
-        stored = inbound_store(raw=raw)
+        stored = inbound_store(raw=raw, enqueue=False)
         if stored is None:
             self.stdout.write("this message was received before; nothing to do")
             return
