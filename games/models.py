@@ -114,6 +114,7 @@ class ActionRecord(models.Model):
         CHANCE = "chance", _("chance")
         DEADLINE = "deadline", _("deadline")
         ORDER = "order", _("standing order")
+        AUTOPILOT = "autopilot", _("autopilot")
         MODERATOR = "moderator", _("moderator")
 
     class Source(models.TextChoices):

@@ -89,11 +89,12 @@ def _apply_orders(game: Game, state: engine.State, seats: dict[int, Seat], versi
         if seat is None:
             break
         action = order_action(seat.standing_orders, state)
+        actor = ActionRecord.Actor.ORDER
         if action is None and on_autopilot(seat, now):
-            action = engine.default_action(state)
+            action, actor = engine.default_action(state), ActionRecord.Actor.AUTOPILOT
         if action is None:
             break
-        step = Step(mover, action, ActionRecord.Actor.ORDER, ActionRecord.Source.SERVER)
+        step = Step(mover, action, actor, ActionRecord.Source.SERVER)
         state, version = _apply_with_chance(game, state, step, version, records)
     return state, version
 

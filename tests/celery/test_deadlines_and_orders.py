@@ -48,13 +48,13 @@ def test_a_game_whose_players_never_answer_runs_to_the_final_standings_on_deadli
     assert set(deadlines.values_list("source", flat=True)) == {ActionRecord.Source.TIMER}
     # Nobody ever answered. Each seat's first decisions went by deadline; after
     # MISSED_DEADLINES_FOR_AUTOPILOT of them in a row the seat is on autopilot,
-    # which answers at once with the same defaults (logged as actor "order").
+    # which answers at once with the same defaults (logged as actor "autopilot").
     for seat in game.seats.all():
         actors = list(
             actions.filter(seat=seat.position).exclude(action__startswith="arrange").values_list("actor", flat=True)
         )
         missed = min(len(actors), MISSED_DEADLINES_FOR_AUTOPILOT)
-        assert actors == [ActionRecord.Actor.DEADLINE] * missed + [ActionRecord.Actor.ORDER] * (len(actors) - missed)
+        assert actors == [ActionRecord.Actor.DEADLINE] * missed + [ActionRecord.Actor.AUTOPILOT] * (len(actors) - missed)
         assert (seat.autopilot, seat.autopilot_reason) == (True, "missed")
     # The log is gap-free and ends at the game's version.
     assert list(actions.values_list("seq", flat=True)) == list(range(1, game.version + 1))
