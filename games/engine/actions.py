@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import NotationError
+from .errors import NotationError, gettext_noop
 from .ruleset import CLASSIC, Ruleset
 
 
@@ -89,30 +89,30 @@ def bearer_aliases(ruleset: Ruleset) -> dict[str, str]:
 
 def _whole_number(word: str, what: str) -> int:
     if not word.isdigit() or not word.isascii():
-        raise NotationError(f"{what} must be a whole number, not {word!r}")
+        raise NotationError(gettext_noop("%(what)s must be a whole number, not %(word)r"), what=what, word=word)
     return int(word)
 
 
 def _colour(word: str, ruleset: Ruleset) -> str:
     if word not in ruleset.colours:
-        raise NotationError(f"{word!r} is not a colour ({', '.join(ruleset.colours)})")
+        raise NotationError(gettext_noop("%(word)r is not a colour (%(colours)s)"), word=word, colours=", ".join(ruleset.colours))
     return word
 
 
 def parse(text: str, ruleset: Ruleset = CLASSIC) -> Action:
     """Read one action. Raises NotationError for anything that is not an action."""
     if not isinstance(text, str):
-        raise NotationError("an action must be text")
+        raise NotationError(gettext_noop("an action must be text"))
     if len(text) > _MAX_TEXT:
-        raise NotationError("that is too long to be an action")
+        raise NotationError(gettext_noop("that is too long to be an action"))
     words = text.strip().lower().split()
     if not words:
-        raise NotationError("no action given")
+        raise NotationError(gettext_noop("no action given"))
     verb, args = words[0], words[1:]
 
     def expect(count: int) -> None:
         if len(args) != count:
-            raise NotationError(f"'{verb}' takes {count} argument(s), got {len(args)}")
+            raise NotationError(gettext_noop("'%(verb)s' takes %(count)d argument(s), got %(given)d"), verb=verb, count=count, given=len(args))
 
     if verb == "bid":
         expect(1)
@@ -128,25 +128,25 @@ def parse(text: str, ruleset: Ruleset = CLASSIC) -> Action:
         return Push(None if args[0] in ("none", "nobody", "no") else _colour(args[0], ruleset))
     if verb == "remove":
         if not args:
-            raise NotationError("'remove' needs colour:slot for every display")
+            raise NotationError(gettext_noop("'remove' needs colour:slot for every display"))
         picks = []
         for arg in args:
             colour, sep, slot = arg.partition(":")
             if not sep:
-                raise NotationError(f"write each removal as colour:slot, not {arg!r}")
+                raise NotationError(gettext_noop("write each removal as colour:slot, not %(arg)r"), arg=arg)
             picks.append((_colour(colour, ruleset), _whole_number(slot, "a slot")))
         if len({colour for colour, _ in picks}) != len(picks):
-            raise NotationError("name each display only once")
+            raise NotationError(gettext_noop("name each display only once"))
         order = ruleset.colours.index
         return Remove(tuple(sorted(picks, key=lambda pick: order(pick[0]))))
     if verb == "arrange":
         aliases = bearer_aliases(ruleset)
         if not args:
-            raise NotationError("'arrange' needs the bearers in their new order")
+            raise NotationError(gettext_noop("'arrange' needs the bearers in their new order"))
         try:
             return Arrange(tuple(aliases[arg] for arg in args))
         except KeyError as missing:
-            raise NotationError(f"{missing.args[0]!r} is not a bearer") from None
+            raise NotationError(gettext_noop("%(word)r is not a bearer"), word=missing.args[0]) from None
     if verb == "start":
         expect(1)
         return StartPlayer(_colour(args[0], ruleset))
@@ -156,7 +156,7 @@ def parse(text: str, ruleset: Ruleset = CLASSIC) -> Action:
     if verb == "die":
         expect(1)
         return Die(_whole_number(args[0], "a die face"))
-    raise NotationError(f"unknown action {verb!r}")
+    raise NotationError(gettext_noop("unknown action %(verb)r"), verb=verb)
 
 
 def format_action(action: Action) -> str:

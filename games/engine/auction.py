@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .errors import IllegalAction
+from .errors import IllegalAction, gettext_noop
 from .state import (
     HOLE,
     START_AUCTION,
@@ -17,7 +17,7 @@ def ensure_deck(state: State) -> State:
     """Shuffle the discard pile into a deck that is empty when a card must be drawn."""
     if state.draws and not state.deck:
         if not state.discard:
-            raise IllegalAction("no card is left to draw")
+            raise IllegalAction(gettext_noop("no card is left to draw"))
         return state._replace(deck=state.discard, discard=(), reshuffles=state.reshuffles + 1)
     return state
 
@@ -55,9 +55,9 @@ def bid(state: State, seat: int, amount: int) -> State:
     auction = state.auction
     lowest = 0 if auction.high_bid is None else auction.high_bid + 1
     if amount < lowest:
-        raise IllegalAction(f"a bid must be at least {lowest}")
+        raise IllegalAction(gettext_noop("a bid must be at least %(lowest)d"), lowest=lowest)
     if amount > state.gold[seat]:
-        raise IllegalAction(f"you have only {state.gold[seat]} gold")
+        raise IllegalAction(gettext_noop("you have only %(gold)d gold"), gold=state.gold[seat])
     auction = auction._replace(high_bid=amount, high_bidder=seat)
     return _next_turn(state._replace(auction=auction), seat)
 

@@ -1,8 +1,25 @@
-"""The engine's two ways of saying no."""
+"""The engine's two ways of saying no.
+
+Messages are English templates with named values, marked with gettext_noop so
+that Django's makemessages collects them; the web layer translates the
+template and then fills in the values (the engine itself knows no Django)."""
+
+
+def gettext_noop(message: str) -> str:
+    return message
 
 
 class EngineError(Exception):
     """Base of every error the engine raises on purpose."""
+
+    def __init__(self, template: str, **values):
+        self.template = template
+        self.values = values
+        super().__init__(template % values if values else template)
+
+    def translated(self, gettext) -> str:
+        text = gettext(self.template)
+        return text % self.values if self.values else text
 
 
 class IllegalAction(EngineError):

@@ -3,7 +3,7 @@ then the break: removal and refill."""
 
 from __future__ import annotations
 
-from .errors import IllegalAction
+from .errors import IllegalAction, gettext_noop
 from .ruleset import BearerKind
 from .state import (
     AWAIT_DIE,
@@ -54,7 +54,7 @@ def roll(state: State) -> State:
 def die(state: State, face: int) -> State:
     ruleset = state.ruleset
     if not 1 <= face <= ruleset.die_faces:
-        raise IllegalAction(f"the die shows 1 to {ruleset.die_faces}")
+        raise IllegalAction(gettext_noop("the die shows 1 to %(faces)d"), faces=ruleset.die_faces)
     race = state.race
     seat = race.turn
     card = state.displays[seat][face - 1]
@@ -73,9 +73,9 @@ def push(state: State, target: int | None) -> State:
     if target is None:
         return _end_turn(state, race, {})
     if target == seat:
-        raise IllegalAction("the Devil pushes another chair, not your own")
+        raise IllegalAction(gettext_noop("the Devil pushes another chair, not your own"))
     if race.status[target] != RACING:
-        raise IllegalAction("only a chair still racing can be pushed")
+        raise IllegalAction(gettext_noop("only a chair still racing can be pushed"))
     bearer = state.ruleset.kind_of(race.last_roll[2])
     return _end_turn(state, race, _move(state, race, target, -bearer.push))
 
@@ -142,9 +142,9 @@ def remove(state: State, slots: dict[int, int]) -> State:
     """``slots``: seat -> 0-based slot, one for every display."""
     size = state.ruleset.display_size
     if set(slots) != set(range(state.players)):
-        raise IllegalAction("name one card from every display, your own included")
+        raise IllegalAction(gettext_noop("name one card from every display, your own included"))
     if any(not 0 <= slot < size for slot in slots.values()):
-        raise IllegalAction(f"slots are numbered 1 to {size}")
+        raise IllegalAction(gettext_noop("slots are numbered 1 to %(size)d"), size=size)
     displays = tuple(
         display[: slots[s]] + (HOLE,) + display[slots[s] + 1 :]
         for s, display in enumerate(state.displays)

@@ -19,7 +19,7 @@ from .actions import (
     Roll,
     StartPlayer,
 )
-from .errors import IllegalAction
+from .errors import IllegalAction, gettext_noop
 from .flow import advance
 from .state import (
     AWAIT_DIE,
@@ -172,13 +172,17 @@ def apply(state: State, seat: int, action: Action) -> State:
         return arrange(state, seat, action)
     kind = decision_kind(state)
     if kind is None:
-        raise IllegalAction("the game is over" if state.phase == OVER else "nobody is to move")
+        raise IllegalAction(
+            gettext_noop("the game is over") if state.phase == OVER else gettext_noop("nobody is to move")
+        )
     mover = CHANCE if kind == "chance" else to_move(state)
     if seat != mover:
-        raise IllegalAction("it is not your turn" if mover != CHANCE else "chance is to move")
+        raise IllegalAction(
+            gettext_noop("it is not your turn") if mover != CHANCE else gettext_noop("chance is to move")
+        )
     step = _STEPS.get((action_type, kind))
     if step is None or (kind == "chance" and action_type is not _chance_type(state)):
-        raise IllegalAction(f"that is not a move now: the game waits for {_waiting_for(kind)}")
+        raise IllegalAction(_WAITING.get(kind, _WAITING[None]))
     return advance(step(state, seat, action))
 
 
@@ -211,19 +215,19 @@ _STEPS = {
 }
 
 
-def _waiting_for(kind: str | None) -> str:
-    return {
-        "bid": "a bid or a pass",
-        "roll": "a roll",
-        "push": "the Devil's push",
-        "remove": "the last-placed player's removals",
-        "chance": "chance",
-    }.get(kind, "nothing")
+_WAITING = {
+    "bid": gettext_noop("that is not a move now: the game waits for a bid or a pass"),
+    "roll": gettext_noop("that is not a move now: the game waits for a roll"),
+    "push": gettext_noop("that is not a move now: the game waits for the Devil's push"),
+    "remove": gettext_noop("that is not a move now: the game waits for the last-placed player's removals"),
+    "chance": gettext_noop("that is not a move now: the game waits for chance"),
+    None: gettext_noop("that is not a move now: the game waits for nothing"),
+}
 
 
 def _draw(state: State, card: int) -> State:
     if card not in state.deck:
-        raise IllegalAction(f"card {card} is not in the deck")
+        raise IllegalAction(gettext_noop("card %(card)d is not in the deck"), card=card)
     target, rest = state.draws[0], state.draws[1:]
     deck = tuple(c for c in state.deck if c != card)
     state = state._replace(deck=deck, draws=rest)
@@ -256,11 +260,11 @@ def can_arrange(state: State, seat: int) -> bool:
 
 def arrange(state: State, seat: int, action: Arrange) -> State:
     if not can_arrange(state, seat):
-        raise IllegalAction("your team can be arranged only after you place it, until the race starts")
+        raise IllegalAction(gettext_noop("your team can be arranged only after you place it, until the race starts"))
     display = state.displays[seat]
     codes = [state.ruleset.code_of(card) for card in display]
     if sorted(action.codes) != sorted(codes):
-        raise IllegalAction("an arrangement must use exactly the bearers of your display")
+        raise IllegalAction(gettext_noop("an arrangement must use exactly the bearers of your display"))
     unused = list(display)
     ordered = []
     for code in action.codes:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .errors import IllegalAction
+from .errors import IllegalAction, gettext_noop
 from .ruleset import Ruleset
 
 # The chance player's seat number in logs and in ``to_move``.
@@ -106,7 +106,7 @@ class State(NamedTuple):
         try:
             return self.colours.index(colour)
         except ValueError:
-            raise IllegalAction(f"no {colour} chair plays in this game") from None
+            raise IllegalAction(gettext_noop("no %(colour)s chair plays in this game"), colour=colour) from None
 
 
 def new_game(ruleset: Ruleset, colours: tuple[str, ...] | list[str]) -> State:
@@ -114,11 +114,16 @@ def new_game(ruleset: Ruleset, colours: tuple[str, ...] | list[str]) -> State:
     colours = tuple(colours)
     if not ruleset.min_players <= len(colours) <= ruleset.max_players:
         raise IllegalAction(
-            f"{ruleset.name} is for {ruleset.min_players} to {ruleset.max_players} players"
+            gettext_noop("%(name)s is for %(low)d to %(high)d players"),
+            name=ruleset.name,
+            low=ruleset.min_players,
+            high=ruleset.max_players,
         )
     unknown = [c for c in colours if c not in ruleset.colours]
     if unknown or len(set(colours)) != len(colours):
-        raise IllegalAction(f"each seat needs its own colour from {', '.join(ruleset.colours)}")
+        raise IllegalAction(
+            gettext_noop("each seat needs its own colour from %(colours)s"), colours=", ".join(ruleset.colours)
+        )
     n = len(colours)
     return State(
         ruleset=ruleset,

@@ -73,7 +73,7 @@ def _message(notification: Notification) -> EmailMultiAlternatives:
         unsubscribe = unsubscribe_url(seat)
         headers["List-Unsubscribe"] = f"<{unsubscribe}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-        if notification.kind in ("turn", "reminder"):
+        if notification.kind == "turn" or notification.kind.startswith("reminder"):
             reply_to = [reply_address(seat, notification.version)]
     message = EmailMultiAlternatives(
         subject=notification.subject,

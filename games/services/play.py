@@ -7,10 +7,11 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import engine
 from games.engine.events import events as engine_events
-from games.models import ActionRecord, Game, Seat
+from games.models import ActionRecord, Game, Notification, Seat
 from games.randomness import pick_index
 
 from .errors import GameNotRunning, NotYourTurn, RefusedAction, StaleDecision
@@ -63,7 +64,7 @@ def _apply_with_chance(game: Game, state: engine.State, first: Step | None, vers
         try:
             state = engine.apply(before, step.seat, step.action)
         except engine.EngineError as error:
-            raise RefusedAction(str(error)) from None
+            raise RefusedAction(error.translated(gettext)) from None
         version += 1
         records.append(
             ActionRecord(
@@ -172,9 +173,9 @@ def decision_submit(
         try:
             action = engine.parse(text, state.ruleset)
         except engine.NotationError as error:
-            raise RefusedAction(str(error)) from None
+            raise RefusedAction(error.translated(gettext)) from None
         if isinstance(action, engine.Arrange):
-            raise RefusedAction("arrange your team with its own form")
+            raise RefusedAction(gettext("arrange your team with its own form"))
         seat_back(seat=seat)
         return _decide(game, state, Step(seat.position, action, ActionRecord.Actor.PLAYER, source))
 
@@ -279,7 +280,7 @@ def arrange_submit(*, seat: Seat, codes: list[str], source: str = ActionRecord.S
         try:
             action = engine.parse("arrange " + " ".join(codes), state.ruleset)
         except engine.NotationError as error:
-            raise RefusedAction(str(error)) from None
+            raise RefusedAction(error.translated(gettext)) from None
         seen = game.version
         records: list[ActionRecord] = []
         step = Step(seat.position, action, ActionRecord.Actor.PLAYER, source)
@@ -303,8 +304,14 @@ def reminder_send(*, game_id: int, seen_version: int) -> int:
         seat = Seat.objects.select_related("game").filter(game=game, position=engine.to_move(state)).first()
         if seat is None:
             return 0
+        # A moved deadline is reminded of again: a second reminder for the
+        # same decision is a kind of its own in the outbox's once-only key.
+        earlier = Notification.objects.filter(
+            game=game, seat=seat, version=game.decision_version, kind__startswith="reminder"
+        ).count()
         queued = notification_queue(
-            game=game, seat=seat, kind="reminder", version=game.decision_version, template="reminder",
+            game=game, seat=seat, kind="reminder" if not earlier else f"reminder-{earlier + 1}",
+            version=game.decision_version, template="reminder",
             context=_decision_context(game, state, seat, [], {s.colour: s.name for s in Seat.objects.filter(game=game)}),
         )
         return int(queued is not None)

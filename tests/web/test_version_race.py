@@ -199,7 +199,9 @@ def form_data(text: str, version: int) -> dict:
 
 # Records a decision brings along on its own: chance outcomes and the
 # standing orders that answer the decisions after it.
-AUTOMATIC = {ActionRecord.Actor.CHANCE, getattr(ActionRecord.Actor, "ORDER", ActionRecord.Actor.CHANCE)}
+# Moves nobody chose in this round: chance, standing orders, and the autopilot
+# a seat gets after missing deadlines (the deadline contender misses many).
+AUTOMATIC = {ActionRecord.Actor.CHANCE, ActionRecord.Actor.ORDER, ActionRecord.Actor.AUTOPILOT}
 
 
 def assert_applied_once(decision: Decision, outcomes: list[str], winner_actor: dict[int, str]) -> str:
