@@ -112,12 +112,10 @@ def legal_actions(state: State) -> Sequence[Action]:
     return _RemovalChoices(state)
 
 
-class _BidChoices(Sequence):
-    """Pass, then every bid from ``lowest`` to ``highest``; built on demand."""
+class _LazyChoices(Sequence):
+    """A list of actions built one at a time on demand."""
 
-    def __init__(self, lowest: int, highest: int):
-        self._lowest = lowest
-        self._count = 1 + max(0, highest - lowest + 1)
+    _count = 0
 
     def __len__(self) -> int:
         return self._count
@@ -129,28 +127,33 @@ class _BidChoices(Sequence):
             index += self._count
         if not 0 <= index < self._count:
             raise IndexError(index)
+        return self._item(index)
+
+    def _item(self, index: int) -> Action:
+        raise NotImplementedError
+
+
+class _BidChoices(_LazyChoices):
+    """Pass, then every bid from ``lowest`` to ``highest``."""
+
+    def __init__(self, lowest: int, highest: int):
+        self._lowest = lowest
+        self._count = 1 + max(0, highest - lowest + 1)
+
+    def _item(self, index: int) -> Action:
         return _PASS if index == 0 else Bid(self._lowest + index - 1)
 
 
-class _RemovalChoices(Sequence):
-    """Every way to name one slot per display (size ** players of them), built
-    on demand: six players would otherwise mean 4096 objects per break."""
+class _RemovalChoices(_LazyChoices):
+    """Every way to name one slot per display (size ** players of them): six
+    players would otherwise mean 4096 objects per break."""
 
     def __init__(self, state: State):
         self._colours = sorted(state.colours, key=state.ruleset.colours.index)
         self._size = state.ruleset.display_size
         self._count = self._size ** len(self._colours)
 
-    def __len__(self) -> int:
-        return self._count
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._count))]
-        if index < 0:
-            index += self._count
-        if not 0 <= index < self._count:
-            raise IndexError(index)
+    def _item(self, index: int) -> Action:
         picks = []
         for colour in reversed(self._colours):
             index, slot = divmod(index, self._size)

@@ -26,14 +26,18 @@ BATCH = 500
 SENDING_GRACE = timedelta(minutes=5)
 
 
-def deadlines_sweep(*, limit: int = BATCH) -> int:
-    """Apply the standing order or default to every decision past its deadline."""
-    now = timezone.now()
-    due = list(
-        Game.objects.filter(deadline__lte=now, status=Game.Status.RUNNING)
-        .order_by("deadline")
+def _due(column: str, limit: int) -> list[tuple[int, int]]:
+    """(game, decision version) of running games whose ``column`` time has come."""
+    return list(
+        Game.objects.filter(**{f"{column}__lte": timezone.now()}, status=Game.Status.RUNNING)
+        .order_by(column)
         .values_list("pk", "decision_version")[:limit]
     )
+
+
+def deadlines_sweep(*, limit: int = BATCH) -> int:
+    """Apply the standing order or default to every decision past its deadline."""
+    due = _due("deadline", limit)
     applied = 0
     for game_id, version in due:
         try:
@@ -46,12 +50,7 @@ def deadlines_sweep(*, limit: int = BATCH) -> int:
 
 
 def reminders_sweep(*, limit: int = BATCH) -> int:
-    now = timezone.now()
-    due = list(
-        Game.objects.filter(reminder_at__lte=now, status=Game.Status.RUNNING)
-        .order_by("reminder_at")
-        .values_list("pk", "decision_version")[:limit]
-    )
+    due = _due("reminder_at", limit)
     sent = 0
     for game_id, version in due:
         sent += reminder_send(game_id=game_id, seen_version=version)

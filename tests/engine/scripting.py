@@ -86,3 +86,25 @@ def accounted_cards(state: State) -> list[int]:
     if state.auction is not None:
         cards.extend(state.auction.lot())
     return cards
+
+
+ALL_CARDS = list(range(40))
+
+
+def run(state: State, *items: str) -> State:
+    """Play ``items``: "red 3" is red's turn (roll, then the die shows 3);
+    anything with a colon is one scripted line. Checks the cards after every step."""
+    for item in items:
+        if ":" in item:
+            lines = [item]
+        else:
+            colour, face = item.split()
+            lines = [f"{colour}: roll", f"chance: die {face}"]
+        for line in lines:
+            state = do(state, line)
+            assert sorted(accounted_cards(state)) == ALL_CARDS
+    return state
+
+
+def rounds(count: int, *items: str) -> list[str]:
+    return list(items) * count

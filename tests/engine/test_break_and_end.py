@@ -23,30 +23,11 @@ from games.engine import (
     standings,
     to_move,
 )
-from tests.engine.scripting import accounted_cards, do, racing
+from tests.engine.scripting import ALL_CARDS, accounted_cards, do, racing, rounds, run
 
-ALL_CARDS = list(range(40))
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 HOLE = -1
 
-
-def run(state, *items):
-    """Play ``items``: "red 3" is red's turn (roll, then the die shows 3);
-    anything with a colon is one scripted line. Checks the cards after every step."""
-    for item in items:
-        if ":" in item:
-            lines = [item]
-        else:
-            colour, face = item.split()
-            lines = [f"{colour}: roll", f"chance: die {face}"]
-        for line in lines:
-            state = do(state, line)
-            assert sorted(accounted_cards(state)) == ALL_CARDS
-    return state
-
-
-def rounds(count, *items):
-    return list(items) * count
 
 
 # Race 1, start player red. Card ids: red (14, 0, 28, 36), yellow (22, 6, 1, 37),

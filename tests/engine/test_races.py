@@ -9,29 +9,10 @@ spaces 15, 18, 21, 24, 27, 30; prizes 20/10/5, 24/12/6, 28/14/7, ...
 import pytest
 
 from games.engine import CHANCE, IllegalAction, Push, decision_kind, legal_actions, to_move
-from tests.engine.scripting import accounted_cards, do, racing
+from tests.engine.scripting import ALL_CARDS, accounted_cards, do, racing, rounds, run
 
-ALL_CARDS = list(range(40))
 RED, YELLOW, GREEN, BLUE, WHITE = 0, 1, 2, 3, 4
 
-
-def run(state, *items):
-    """Play ``items``: "red 3" is red's turn (roll, then the die shows 3);
-    anything with a colon is one scripted line. Checks the cards after every step."""
-    for item in items:
-        if ":" in item:
-            lines = [item]
-        else:
-            colour, face = item.split()
-            lines = [f"{colour}: roll", f"chance: die {face}"]
-        for line in lines:
-            state = do(state, line)
-            assert sorted(accounted_cards(state)) == ALL_CARDS
-    return state
-
-
-def rounds(count, *items):
-    return list(items) * count
 
 
 # --- who begins, who moves next -------------------------------------------
