@@ -13,9 +13,14 @@ DECISION_HOURS = (1, 6, 12, 24, 48, 72, 168)
 DEFAULT_DECISION_HOURS = 24
 
 
+PUBLIC_ID_ALPHABET = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+
 def new_public_id() -> str:
-    # Public (spectator) ids are unguessable too, so game numbers leak nothing.
-    return secrets.token_urlsafe(9)
+    # Unguessable, so game numbers leak nothing; letters and digits only, so
+    # an id never starts with "-" (a command line would take it for an option)
+    # and reads out unambiguously.
+    return "".join(secrets.choice(PUBLIC_ID_ALPHABET) for _ in range(12))
 
 
 class Game(models.Model):

@@ -164,9 +164,10 @@ def decision_submit(
     their page showed (``seen_version`` is the game's decision_version then)."""
     with transaction.atomic():
         game = Game.objects.get(pk=seat.game_id)
-        _check_running(game)
+        # Stale first: a decision someone else made may also have ended the game.
         if seen_version != game.decision_version:
             raise StaleDecision()
+        _check_running(game)
         state = load_state(game)
         if engine.to_move(state) != seat.position:
             raise NotYourTurn()
@@ -202,9 +203,9 @@ def deadline_expire(
     standing order if one covers it, else the default from RULES.md."""
     with transaction.atomic():
         game = Game.objects.get(pk=game_id)
-        _check_running(game)
         if seen_version != game.decision_version:
             raise StaleDecision()
+        _check_running(game)
         state = load_state(game)
         mover = engine.to_move(state)
         seat = Seat.objects.filter(game=game, position=mover).first()
