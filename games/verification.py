@@ -30,7 +30,9 @@ def game_verify(*, game: Game) -> Report:
     report = Report(commitment_matches=seed_hash == game.seed_commitment)
     colours = list(game.seats.order_by("position").values_list("colour", flat=True))
     state = engine.new_game(ruleset, colours)
-    for record in ActionRecord.objects.filter(game=game).order_by("seq").iterator():
+    # A plain query, not .iterator(): on PostgreSQL that opens a server-side
+    # cursor (DECLARE), and a page view must run nothing but SELECTs.
+    for record in ActionRecord.objects.filter(game=game).order_by("seq").only("seq", "seat", "action"):
         try:
             action = engine.parse(record.action, ruleset)
         except engine.NotationError as error:

@@ -163,7 +163,7 @@ def decision_submit(
     """A player's decision in the notation (``bid 12``), for the decision
     their page showed (``seen_version`` is the game's decision_version then)."""
     with transaction.atomic():
-        game = Game.objects.get(pk=seat.game_id)
+        game = _game_for_update(seat.game_id)
         # Stale first: a decision someone else made may also have ended the game.
         if seen_version != game.decision_version:
             raise StaleDecision()
@@ -202,7 +202,7 @@ def deadline_expire(
     """The pending decision ``seen_version`` ran out of time: apply the seat's
     standing order if one covers it, else the default from RULES.md."""
     with transaction.atomic():
-        game = Game.objects.get(pk=game_id)
+        game = _game_for_update(game_id)
         if seen_version != game.decision_version:
             raise StaleDecision()
         _check_running(game)
@@ -247,7 +247,7 @@ def orders_apply_now(*, game_id: int) -> Game:
     """After a seat changed its standing orders or went on autopilot: apply
     them (or the default, on autopilot) if they cover the pending decision."""
     with transaction.atomic():
-        game = Game.objects.get(pk=game_id)
+        game = _game_for_update(game_id)
         if game.status != Game.Status.RUNNING:
             return game
         state = load_state(game)
@@ -275,7 +275,7 @@ def game_begin(game: Game, colours: list[str]) -> Game:
 def arrange_submit(*, seat: Seat, codes: list[str], source: str = ActionRecord.Source.WEB) -> Game:
     """Reorder a seat's team. Out of turn, and it never moves the decision on."""
     with transaction.atomic():
-        game = Game.objects.get(pk=seat.game_id)
+        game = _game_for_update(seat.game_id)
         _check_running(game)
         state = load_state(game)
         try:
@@ -316,6 +316,14 @@ def reminder_send(*, game_id: int, seen_version: int) -> int:
             context=_decision_context(game, state, seat, [], {s.colour: s.name for s in Seat.objects.filter(game=game)}),
         )
         return int(queued is not None)
+
+
+def _game_for_update(game_id: int) -> Game:
+    """The game row, locked first on PostgreSQL: every decision then takes its
+    locks in one order (game, then seats), so two cannot deadlock. The version
+    check and the compare-and-set stay the rule; on SQLite the IMMEDIATE
+    transaction already serialises writers."""
+    return Game.objects.select_for_update().get(pk=game_id)
 
 
 def _check_running(game: Game) -> None:
