@@ -60,10 +60,13 @@ def die(state: State, face: int) -> State:
     card = state.displays[seat][face - 1]
     bearer: BearerKind = ruleset.kind_of(card)
     moved = _move(state, race, seat, bearer.move)
-    moved.update(rolls=race.rolls + 1, last_roll=(seat, face, card))
+    moved["rolls"] = race.rolls + 1
+    moved["last_roll"] = (seat, face, card)
     status = moved["status"]
-    if bearer.push and any(s != seat and st == RACING for s, st in enumerate(status)):
-        return state._replace(race=race._replace(awaiting=AWAIT_PUSH, **moved))
+    if bearer.push and status.count(RACING) > (status[seat] == RACING):
+        # Another chair is still racing: the Devil's push is asked for.
+        moved["awaiting"] = AWAIT_PUSH
+        return state._replace(race=race._replace(**moved))
     return _end_turn(state, race, moved)
 
 
@@ -104,12 +107,14 @@ def _end_turn(state: State, race: Race, changes: dict) -> State:
     status = changes.get("status", race.status)
     if RACING not in status or changes.get("rolls", race.rolls) >= state.ruleset.roll_cap:
         return _end_race(state._replace(race=race._replace(**changes)))
-    n = state.players
+    n = len(status)
     turn = race.turn
     while True:
         turn = (turn + 1) % n
         if status[turn] == RACING:
-            return state._replace(race=race._replace(turn=turn, awaiting=AWAIT_ROLL, **changes))
+            changes["turn"] = turn
+            changes["awaiting"] = AWAIT_ROLL
+            return state._replace(race=race._replace(**changes))
 
 
 def ranking(race: Race, players: int) -> tuple[int, ...]:
