@@ -40,6 +40,7 @@ from .state import (
 
 
 _ROLL = Roll()
+_ROLLS = (_ROLL,)
 _PASS = Pass()
 
 
@@ -89,6 +90,13 @@ def legal_actions(state: State) -> Sequence[Action]:
     """Every legal action of whoever is to move (chance outcomes for chance).
 
     Arranging is left out: it is never anyone's turn to arrange (see can_arrange)."""
+    if state.phase == RACE and not state.draws:
+        # Rolls and dice are most of a game: answer them first.
+        awaiting = state.race.awaiting
+        if awaiting == AWAIT_DIE:
+            return _dice(state.ruleset.die_faces)
+        if awaiting == AWAIT_ROLL:
+            return _ROLLS
     kind = decision_kind(state)
     if kind is None:
         return []
