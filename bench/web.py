@@ -80,6 +80,7 @@ from django.utils import timezone  # noqa: E402
 from django.views.decorators.http import require_GET, require_POST  # noqa: E402
 
 from games import engine  # noqa: E402
+from games.forms import decision_form_data  # noqa: E402
 from games.models import ActionRecord, Game, Notification  # noqa: E402
 from games.services.play import load_state  # noqa: E402
 from tests.web.factories import play_until, started_game, tokens  # noqa: E402
@@ -135,18 +136,6 @@ def timed(request, repeat: int, before=None, after=None) -> tuple[int, float, in
     return count, statistics.median(samples) * 1000, status
 
 
-def form_data(text: str, version: int) -> dict:
-    word, *rest = text.split()
-    data = {"version": str(version), "action": word}
-    if word == "bid":
-        data["amount"] = rest[0]
-    elif word == "push":
-        data["target"] = rest[0]
-    elif word == "remove":
-        for pick in rest:
-            colour, slot = pick.split(":")
-            data[f"slot_{colour}"] = slot
-    return data
 
 
 GAME_FIELDS = ("state", "version", "decision_version", "deadline", "status", "ended_at")
@@ -172,7 +161,7 @@ def measure_game(client: Client, game: Game, repeat: int) -> dict:
     token = tokens(game)[mover]
     text = engine.format_action(engine.default_action(state))
     restore = restorer(game)
-    data = form_data(text, game.decision_version)
+    data = decision_form_data(text, game.decision_version)
     post_q, post_ms, post_status = timed(lambda: client.post(f"/s/{token}/act", data), repeat, after=restore)
     assert post_status == 302, post_status
     get_q, get_ms, get_status = timed(lambda: client.get(f"/s/{token}/"), repeat)

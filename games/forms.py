@@ -134,6 +134,22 @@ class DecisionForm(forms.Form):
         return action
 
 
+def decision_form_data(text: str, version: int) -> dict:
+    """The fields DecisionForm reads for a decision in the notation: the
+    inverse of DecisionForm.notation (benchmarks and tests post with it)."""
+    word, *rest = text.split()
+    data = {"version": str(version), "action": word}
+    if word == "bid":
+        data["amount"] = rest[0]
+    elif word == "push":
+        data["target"] = rest[0]
+    elif word == "remove":
+        for pick in rest:
+            colour, slot = pick.split(":")
+            data[f"slot_{colour}"] = slot
+    return data
+
+
 class ArrangeForm(forms.Form):
     def __init__(self, *args, codes: list[str], **kwargs):
         super().__init__(*args, **kwargs)

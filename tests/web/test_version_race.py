@@ -24,6 +24,7 @@ from django.db import connection, connections
 from django.test import Client
 
 from games import engine
+from games.forms import decision_form_data
 from games.models import ActionRecord, Game, Notification, Seat
 from games.services.errors import StaleDecision
 from games.services.play import deadline_expire, decision_submit, load_state
@@ -182,19 +183,6 @@ def random_decision(state: engine.State, rng: random.Random) -> str:
     return engine.format_action(options[rng.randrange(len(options))])
 
 
-def form_data(text: str, version: int) -> dict:
-    """The decision form's fields for a decision in the notation."""
-    word, *rest = text.split()
-    data = {"version": str(version), "action": word}
-    if word == "bid":
-        data["amount"] = rest[0]
-    elif word == "push":
-        data["target"] = rest[0]
-    elif word == "remove":
-        for pick in rest:
-            colour, slot = pick.split(":")
-            data[f"slot_{colour}"] = slot
-    return data
 
 
 # Records a decision brings along on its own: chance outcomes and the
@@ -254,7 +242,7 @@ def test_a_deadline_and_a_players_decision_racing_on_postgresql_apply_exactly_on
         game = decision.game
         text = random_decision(decision.state, rng)
         if player_path == "web POST":
-            player = by_post(tokens(game)[decision.seat.position], form_data(text, decision.seen_version))
+            player = by_post(tokens(game)[decision.seat.position], decision_form_data(text, decision.seen_version))
         else:
             player = by_service(decision.seat.pk, text, decision.seen_version)
         deadline = by_deadline(game.pk, decision.seen_version)
@@ -281,7 +269,7 @@ def test_a_deadline_and_a_players_post_racing_apply_exactly_one_and_the_loser_is
             decision = pending_decision(game, players=3)
             game = decision.game
             text = random_decision(decision.state, rng)
-            player = by_post(tokens(game)[decision.seat.position], form_data(text, decision.seen_version))
+            player = by_post(tokens(game)[decision.seat.position], decision_form_data(text, decision.seen_version))
             outcomes = race(player, by_deadline(game.pk, decision.seen_version), database=database)
             actors = {0: ActionRecord.Actor.PLAYER, 1: ActionRecord.Actor.DEADLINE}
             winners[assert_applied_once(decision, outcomes, actors)] += 1
