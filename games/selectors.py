@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from games import engine
 from games.models import ActionRecord, Game, ModerationEntry, Seat
@@ -67,6 +68,33 @@ def history(game: Game, names: dict | None = None, limit: int = HISTORY_LIMIT) -
     entries.sort(key=lambda e: (e["at"], e["seq"]), reverse=True)
     return entries[:limit]
 
+
+
+# Why a decision was made without the player's click, for the stale page.
+_MADE_BY = {
+    ActionRecord.Actor.DEADLINE: _lazy("the deadline had passed, so the default was applied"),
+    ActionRecord.Actor.ORDER: _lazy("a standing order"),
+    ActionRecord.Actor.AUTOPILOT: _lazy("the autopilot"),
+    ActionRecord.Actor.MODERATOR: _lazy("a moderator"),
+}
+
+
+def decisions_since(game: Game, seq: int, names: dict, limit: int = 12) -> list[dict]:
+    """What was decided after log entry ``seq`` (oldest first), each with who
+    or what decided it: the answer to "why was my click too late?"."""
+    records = (
+        ActionRecord.objects.filter(game=game, seq__gt=seq)
+        .exclude(actor=ActionRecord.Actor.CHANCE)
+        .order_by("seq")
+        .only("seq", "events", "actor")[:limit]
+    )
+    return [
+        {
+            "sentences": [text for text in (describe(e, names) for e in record.events) if text],
+            "made_by": _MADE_BY.get(record.actor),
+        }
+        for record in records
+    ]
 
 
 def local_time(moment, time_zone: str):

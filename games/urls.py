@@ -6,6 +6,8 @@ from games import moderation_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.svg", views.favicon, name="favicon"),
+    path("favicon.ico", views.favicon),
     path("new/", views.game_new, name="game_new"),
     path("new/sent/", views.game_created, name="game_created"),
     path("s/<str:token>/", views.seat_page, name="seat"),

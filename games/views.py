@@ -49,13 +49,16 @@ from games.verification import game_verify
 
 
 def private(view):
-    """Pages opened by a secret link: never cached, never leak the link as a referrer."""
+    """Pages opened by a secret link: never cached, never leak the link as a
+    referrer to another site. same-origin rather than no-referrer, because with
+    no-referrer Chromium posts our own forms with "Origin: null", which the
+    CSRF check refuses."""
 
     @wraps(view)
     def wrapped(request, *args, **kwargs):
         response = view(request, *args, **kwargs)
         response["Cache-Control"] = "no-store"
-        response["Referrer-Policy"] = "no-referrer"
+        response["Referrer-Policy"] = "same-origin"
         return response
 
     return wrapped
@@ -74,6 +77,21 @@ def with_seat(view):
         return view(request, seat, token, *args, **kwargs)
 
     return private(wrapped)
+
+
+# A sedan-chair gold dot; browsers ask for /favicon.ico whatever the page says,
+# and a 404 there is an error in every console.
+FAVICON_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">'
+    '<circle cx="8" cy="8" r="7" fill="#7a5c1e"/></svg>'
+)
+
+
+@require_safe
+def favicon(request):
+    response = HttpResponse(FAVICON_SVG, content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 @require_safe
@@ -228,7 +246,11 @@ def seat_act(request, seat, token):
         text = form.notation()
         decision_submit(seat=seat, text=text, seen_version=form.cleaned_data["version"])
     except StaleDecision as error:
-        return render(request, "games/stale.html", {"token": token, "message": error.message}, status=409)
+        names = {s.colour: s.name for s in game.seats.all()}
+        happened = selectors.decisions_since(game, form.cleaned_data["version"], names)
+        return render(
+            request, "games/stale.html", {"token": token, "message": error.message, "happened": happened}, status=409
+        )
     except ServiceError as error:
         messages.error(request, _("Nothing was changed: %(reason)s") % {"reason": error.message})
         return redirect("seat", token=token)
