@@ -8,4 +8,4 @@ COPY . .
 RUN useradd --create-home versailles && mkdir -p var && chown versailles var
 USER versailles
 EXPOSE 8000
-CMD ["gunicorn", "versailles_site.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
+CMD ["gunicorn", "-c", "versailles_site/gunicorn_conf.py", "versailles_site.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]

@@ -1,6 +1,9 @@
 import os
 
 from celery import Celery
+from celery.signals import after_setup_logger, after_setup_task_logger
+
+from games.logging import HideSeatTokens
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "versailles_site.settings")
 
@@ -9,3 +12,16 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "versailles_site.settings")
 app = Celery("versailles")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# One instance, so that a second setup of the same handler adds nothing.
+_hide_secrets = HideSeatTokens()
+
+
+@after_setup_logger.connect
+@after_setup_task_logger.connect
+def hide_secrets_in_worker_logs(logger, **kwargs):
+    """The worker and beat replace the root logger's handlers (and give the
+    task logger its own), dropping the filtered ones from settings.LOGGING;
+    filter theirs too, as task failures and printed output end up there."""
+    for handler in logger.handlers:
+        handler.addFilter(_hide_secrets)

@@ -168,7 +168,11 @@ EMAIL_PORT = env_int(os.environ, "EMAIL_PORT", 25)
 # provider's inbound route must deliver to /anymail/<provider>/inbound/.
 REPLY_DOMAIN = env_str(os.environ, "REPLY_DOMAIN", "reply.localhost")
 
-# Seat links carry their secret in the path: keep it out of every log line.
+# Seat and unsubscribe links carry their secret in the path, reply addresses
+# in the local part: keep them out of every log line. Django's own default
+# handler for the "django" logger (which django.security.csrf logs through)
+# has no filter, and a logger left out here keeps the handlers it had, so the
+# root logger and "django" are both pointed at the filtered handler.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -176,7 +180,9 @@ LOGGING = {
     "handlers": {
         "console": {"class": "logging.StreamHandler", "filters": ["hide_seat_tokens"]},
     },
+    "root": {"handlers": ["console"], "level": "WARNING"},
     "loggers": {
+        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
         "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
         "django.request": {"handlers": ["console"], "level": "WARNING", "propagate": False},
     },
