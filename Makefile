@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv run migrate test
+.PHONY: venv run migrate test chromium
 
 venv: $(VENV)/.installed
 
@@ -25,3 +25,9 @@ run: migrate
 
 test: venv
 	$(BIN)/python -m pytest
+
+# The browser tests drive Debian's Chromium (Playwright cannot download its own
+# browser here). make test skips them, saying so, while it is missing.
+chromium:
+	@if [ -x /usr/bin/chromium ]; then echo "Chromium: $$(/usr/bin/chromium --version 2>/dev/null)"; \
+	else apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi

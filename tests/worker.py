@@ -31,7 +31,7 @@ import pytest
 
 from versailles_site.celery import app
 
-BASE_DIR = Path(__file__).resolve().parent.parent.parent
+BASE_DIR = Path(__file__).resolve().parent.parent
 REDIS_TEST_DB = 15
 READY_TIMEOUT = 40.0
 

@@ -21,7 +21,7 @@ from games.models import ActionRecord, Game, Notification, Seat, new_public_id
 from games.services import timers
 from tests.web.factories import started_game
 
-from .conftest import wait_until
+from tests.worker import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

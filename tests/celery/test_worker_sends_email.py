@@ -12,7 +12,7 @@ from games.models import Notification
 from games.services import timers
 from games.services.setup import game_create
 
-from .conftest import wait_until
+from tests.worker import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

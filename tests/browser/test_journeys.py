@@ -1,0 +1,166 @@
+"""Shorter journeys in Chromium: a decision with JavaScript off, the seat page
+on a phone, a click that comes after the decision was made, and a moderator
+unsticking a stalled game."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+import subprocess
+import sys
+
+from django.utils import timezone
+import pytest
+
+from games import engine
+from games.models import Game
+from games.services.play import load_state
+from tests.browser.people import Mailbox, Player
+from tests.browser.plan import Move
+from tests.web.factories import play_until, started_game, tokens
+from tests.worker import BASE_DIR
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PHONE = {"width": 390, "height": 844}
+FINGER = 44  # CSS px
+
+
+def mover_link(site, game: Game) -> tuple[str, int]:
+    position = engine.to_move(load_state(game))
+    return f"{site.url}/s/{tokens(game)[position]}/", position
+
+
+def test_a_decision_works_with_javascript_off(site, chromium):
+    game = started_game(3)
+    link, _ = mover_link(site, game)
+    context = chromium.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        site.checks.watch(page)
+        page.goto(link)
+        with page.expect_navigation():
+            page.locator("#decide button[value=pass]").click()
+        assert "Done: pass." in page.locator("body").inner_text()
+    finally:
+        context.close()
+    game.refresh_from_db()
+    assert game.decision_version > 0 and game.version > 1
+    site.checks.assert_clean()
+
+
+def _overflow_and_small_controls(page) -> tuple[int, list[str]]:
+    return page.evaluate(
+        """(finger) => {
+            const overflow = document.documentElement.scrollWidth - window.innerWidth;
+            const small = [];
+            for (const el of document.querySelectorAll(
+                    "#decide button, #decide select, #decide input, form[action$='/arrange'] select, "
+                    + "form[action$='/arrange'] button")) {
+                if (el.type === "hidden") continue;
+                // A radio is hit through its label.
+                const target = (el.type === "radio" || el.type === "checkbox") ? el.closest("label") : el;
+                const height = target ? target.getBoundingClientRect().height : 0;
+                if (height < finger) small.push(`${el.tagName} ${el.name || el.textContent.trim()}: ${height}px`);
+            }
+            return [overflow, small];
+        }""",
+        FINGER,
+    )
+
+
+@pytest.mark.parametrize("decision", ["bid", "push", "remove"])
+def test_a_seat_page_fits_a_phone_and_every_decision_control_is_finger_sized(site, decision):
+    game = started_game(4)
+    play_until(game, lambda state: engine.decision_kind(state) == decision)
+    link, position = mover_link(site, game)
+    player = Player(site, link, f"Player {position}", viewport=PHONE)
+    page = player.open()
+    assert player.decision_kind() == decision
+    overflow, small = _overflow_and_small_controls(page)
+    assert overflow <= 0, f"the page scrolls sideways by {overflow}px at 390px"
+    assert not small, "controls smaller than a finger: " + "; ".join(small)
+    site.screenshot(page, f"phone-{decision}")
+    site.checks.assert_clean()
+
+
+def test_a_click_after_the_decision_was_made_says_what_happened_and_why(site):
+    game = started_game(3)
+    link, position = mover_link(site, game)
+    mailbox = Mailbox(site)
+    # The turn email's link, opened on the laptop; the phone decides first.
+    assert mailbox.seat_link(f"p{position}@example.com", "your bid") == link
+    laptop = Player(site, link, "laptop")
+    laptop.open()
+    phone = Player(site, link, "phone", viewport=PHONE)
+    phone.decide(Move(position, "pass", "start auction"))
+    with site.checks.expecting(409):
+        with laptop.page.expect_navigation() as navigation:
+            laptop.page.locator("#decide input[name=amount]").fill("2")
+            laptop.page.get_by_role("button", name="Bid", exact=True).click()
+    assert navigation.value.status == 409
+    body = laptop.page.locator("body").inner_text()
+    assert "Already decided" in body
+    assert "This decision was already made. Nothing was changed" in body
+    assert f"Player {position} passed." in body
+    with laptop.page.expect_navigation():
+        laptop.page.get_by_role("link", name="See the game as it stands now").click()
+    assert laptop.page.url == link
+    site.screenshot(laptop.page, "stale-click-then-current-page")
+    site.checks.assert_clean()
+
+
+def test_a_deadline_default_is_named_as_the_reason_a_click_came_too_late(site):
+    game = started_game(3)
+    link, position = mover_link(site, game)
+    laptop = Player(site, link, "laptop")
+    laptop.open()
+    from games.services.play import deadline_expire
+
+    deadline_expire(game_id=game.pk, seen_version=game.decision_version)
+    with site.checks.expecting(409):
+        with laptop.page.expect_navigation():
+            laptop.page.locator("#decide button[value=pass]").click()
+    body = laptop.page.locator("body").inner_text()
+    assert f"Player {position} passed." in body
+    assert "decided by the deadline had passed, so the default was applied" in body
+    site.checks.assert_clean()
+
+
+def test_a_moderator_finds_a_stalled_game_and_extends_its_deadline(site):
+    stalled = started_game(3)
+    Game.objects.filter(pk=stalled.pk).update(deadline=timezone.now() - timedelta(hours=2))
+    started_game(3)  # a game that needs nothing
+    created = subprocess.run(
+        [sys.executable, "manage.py", "createmoderator", "mia", "--password", "a long secret 42"],
+        cwd=BASE_DIR, env=site.env.env, capture_output=True, text=True, timeout=60,
+    )
+    assert created.returncode == 0, created.stderr
+
+    page = site.page()
+    page.goto(f"{site.url}/mod/")
+    assert "/mod/login/" in page.url
+    page.fill("input[name=username]", "mia")
+    page.fill("input[name=password]", "a long secret 42")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Sign in").click()
+    row = page.locator("tr", has=page.get_by_role("link", name=stalled.public_id))
+    assert row.count() == 1, page.locator("body").inner_text()
+    assert "overdue" in row.inner_text().lower()
+    with page.expect_navigation():
+        row.get_by_role("link", name=stalled.public_id).click()
+    form = page.locator("form", has=page.locator("input[name=action][value=extend]"))
+    form.locator("input[name=hours]").fill("12")
+    form.locator("input[name=reason]").fill("the host asked for more time")
+    with page.expect_navigation():
+        form.get_by_role("button", name="Extend").click()
+    site.screenshot(page, "moderator-game")
+
+    stalled.refresh_from_db()
+    assert stalled.deadline > timezone.now()
+    link, _ = mover_link(site, stalled)
+    player = Player(site, link, "a player")
+    player.open()
+    history = player.page.locator("section", has=player.page.get_by_role("heading", name="What happened"))
+    assert "the host asked for more time" in history.inner_text()
+    assert "extended" in history.inner_text()
+    site.checks.assert_clean()

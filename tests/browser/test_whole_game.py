@@ -1,0 +1,114 @@
+"""One whole 4-player game in Chromium, as four people play it: the new-game
+form, the invitations in the dev mailbox, every seat taken through its link,
+the start auctions, arranged teams, race 1 with the Devil's push, the removal
+and both substitute auctions by clicking; then standing orders play the rest,
+and every seat sees the final standings, which the verify page confirms."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from games.models import Game
+from tests.browser.people import Mailbox, Player
+from tests.browser.plan import plan_for
+from tests.browser.conftest import SCREENSHOTS
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PEOPLE = [
+    # name, email, colour, time zone
+    ("Anna", "anna@example.com", "red", "Europe/Berlin"),
+    ("Bruno", "bruno@example.com", "blue", "America/New_York"),
+    ("Chiara", "chiara@example.com", "green", "Asia/Tokyo"),
+    ("Dmitri", "dmitri@example.com", "yellow", "UTC"),
+]
+COLOURS = [colour for _, _, colour, _ in PEOPLE]
+
+
+def create_game(site) -> None:
+    page = site.page()
+    response = page.goto(site.url + "/")
+    assert response.status == 200
+    with page.expect_navigation():
+        page.get_by_role("button", name="Start a new game").click()
+    page.fill("input[name=host_name]", PEOPLE[0][0])
+    page.fill("input[name=host_email]", PEOPLE[0][1])
+    page.fill("textarea[name=other_emails]", "\n".join(email for _, email, _, _ in PEOPLE[1:]))
+    with page.expect_navigation():
+        page.locator("form").get_by_role("button").click()
+    assert "/new/sent/" in page.url, page.locator("body").inner_text()
+    page.close()
+
+
+def test_four_people_play_a_whole_game_in_chromium(site):
+    started = time.monotonic()
+    create_game(site)
+    mailbox = Mailbox(site)
+    players = [
+        Player(site, mailbox.seat_link(email, "invites you to Galopp Royal"), name)
+        for name, email, _, _ in PEOPLE
+    ]
+    for player, (_, _, colour, zone) in zip(players, PEOPLE):
+        player.take_seat(colour, zone)
+    game = Game.objects.get()
+    assert game.status == Game.Status.RUNNING
+
+    moves = plan_for(game, COLOURS)
+    # The first decision is made from its email, as the player would.
+    first = moves[0] if moves[0].stage != "arrange" else next(m for m in moves if m.stage != "arrange")
+    email = PEOPLE[first.seat][1]
+    assert mailbox.seat_link(email, "your bid") == players[first.seat].link
+
+    shot = set()
+    for move in moves:
+        player = players[move.seat]
+        if move.stage == "arrange":
+            player.arrange(move.text.split()[1:])
+            continue
+        page = player.open()
+        for stage, word, name in (
+            ("start auction", "bid", "seat-in-an-auction"),
+            ("race 1", "push", "seat-in-a-race-devil"),
+            ("removal", "remove", "removal-form"),
+        ):
+            if move.stage == stage and move.text.startswith(word) and name not in shot:
+                shot.add(name)
+                site.screenshot(page, name)
+        player.decide(move, reload=False)
+
+    # Standing orders answer everything from race 2 on: the game runs out.
+    for index, player in enumerate(players):
+        player.set_orders(bid_limit=3 + index, devil=("leader", "ahead", "none", "leader")[index])
+    game.refresh_from_db()
+    assert game.status == Game.Status.OVER
+
+    names = [name for name, _, _, _ in PEOPLE]
+    for player in players:
+        page = player.open()
+        player.expect_text("The game is over.")
+        standings = page.locator("section", has=page.get_by_role("heading", name="Final standings"))
+        listed = standings.locator("li").all_inner_texts()
+        assert sorted(line.split(" — ")[0] for line in listed) == sorted(names)
+    site.screenshot(players[0].page, "final-standings")
+
+    # Through the real worker, every player hears that it is over.
+    for _, email, _, _ in PEOPLE:
+        mailbox.open_message(email, "the game is over")
+
+    page = players[0].page
+    with page.expect_navigation():
+        page.get_by_role("link", name="check every roll and draw").click()
+    body = page.locator("body").inner_text()
+    assert "The seed's SHA-256 matches the commitment." in body
+    assert "All match the log." in body
+    assert "Replaying the log gives the stored final state." in body
+
+    site.checks.assert_clean()
+    summary = (
+        f"whole game: {len(moves)} planned decisions, {site.checks.document_loads} page loads "
+        f"and {site.checks.responses} responses checked in {time.monotonic() - started:.0f} s\n"
+    )
+    (SCREENSHOTS / "summary.txt").open("a").write(summary)
+    print(summary)
