@@ -8,6 +8,8 @@ from .state import (
     START_AUCTION,
     SUBSTITUTE_AUCTION,
     Auction,
+    AuctionKind,
+    DrawTarget,
     State,
     clockwise_from,
 )
@@ -22,7 +24,7 @@ def ensure_deck(state: State) -> State:
     return state
 
 
-def open_auction(state: State, kind: str, number: int, opener: int, bidders: set[int]) -> State:
+def open_auction(state: State, kind: AuctionKind, number: int, opener: int, bidders: set[int]) -> State:
     order = tuple(s for s in clockwise_from(opener, state.players) if s in bidders)
     k = len(order)
     lot_size = state.ruleset.lot_size
@@ -30,7 +32,9 @@ def open_auction(state: State, kind: str, number: int, opener: int, bidders: set
         face_up, per_bidder, discards = 0, 1, k - lot_size
     else:
         face_up, per_bidder, discards = lot_size % k, lot_size // k, 0
-    draws = (("face_up",),) * face_up + tuple(("hand", s) for s in order for _ in range(per_bidder))
+    draws: tuple[DrawTarget, ...] = (("face_up",),) * face_up + tuple(
+        ("hand", s) for s in order for _ in range(per_bidder)
+    )
     auction = Auction(
         kind=kind,
         number=number,
@@ -46,13 +50,19 @@ def open_auction(state: State, kind: str, number: int, opener: int, bidders: set
     return ensure_deck(state._replace(phase=kind, auction=auction, draws=draws))
 
 
+# Everything below runs while an auction is open: its asserts only tell the
+# type checker that state.auction is set.
+
+
 def start_bidding(state: State) -> State:
     auction = state.auction
+    assert auction is not None
     return state._replace(auction=auction._replace(turn=auction.bidders[0]))
 
 
 def bid(state: State, seat: int, amount: int) -> State:
     auction = state.auction
+    assert auction is not None
     lowest = 0 if auction.high_bid is None else auction.high_bid + 1
     if amount < lowest:
         raise IllegalAction(gettext_noop("a bid must be at least %(lowest)d"), lowest=lowest)
@@ -68,6 +78,7 @@ def pass_(state: State, seat: int) -> State:
 
 def _drop_out(state: State, seat: int) -> State:
     auction = state.auction
+    assert auction is not None
     active = tuple(s for s in auction.active if s != seat)
     if auction.discards_left:
         index = auction.bidders.index(seat)
@@ -80,6 +91,7 @@ def _drop_out(state: State, seat: int) -> State:
 def _next_turn(state: State, after: int) -> State:
     while True:
         auction = state.auction
+        assert auction is not None
         if len(auction.active) == 1:
             last = auction.active[0]
             if auction.high_bid is not None:
@@ -103,7 +115,9 @@ def _next_turn(state: State, after: int) -> State:
 
 
 def _sell(state: State, winner: int, price: int) -> State:
-    lot = state.auction.lot()
+    auction = state.auction
+    assert auction is not None
+    lot = auction.lot()
     old = tuple(card for card in state.displays[winner] if card != HOLE)
     gold = list(state.gold)
     gold[winner] -= price
@@ -122,10 +136,14 @@ def _sell(state: State, winner: int, price: int) -> State:
 
 
 def _discard_lot(state: State) -> State:
-    return _close(state._replace(discard=tuple(sorted(state.discard + state.auction.lot()))))
+    auction = state.auction
+    assert auction is not None
+    return _close(state._replace(discard=tuple(sorted(state.discard + auction.lot()))))
 
 
 def _close(state: State) -> State:
-    if state.auction.kind == SUBSTITUTE_AUCTION:
+    auction = state.auction
+    assert auction is not None
+    if auction.kind == SUBSTITUTE_AUCTION:
         state = state._replace(break_auctions=state.break_auctions + 1)
     return state._replace(auction=None)

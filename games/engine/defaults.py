@@ -23,6 +23,7 @@ def default_action(state: State) -> Action | None:
 
 def default_push_target(state: State) -> str | None:
     race = state.race
+    assert race is not None  # a push is decided during a race
     pusher = race.turn
     racing = [
         s for s in clockwise_from(pusher, state.players) if s != pusher and race.status[s] == RACING

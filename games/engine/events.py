@@ -6,14 +6,21 @@ as "dealt", a discarded one only as "discarded")."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from .actions import Action, Arrange, Bid, Pass, Push, Remove, StartPlayer
-from .state import CHANCE, HOLE, LAST_TEAM, OVER, REFILL, State, standings
+from .state import CHANCE, HOLE, LAST_TEAM, OVER, REFILL, Auction, State, standings
+
+# One event: JSON-safe, with a "type" that says which other keys it has. The
+# events are stored as JSON and read back from there, so a plain mapping is
+# what their readers get either way.
+Event = dict[str, object]
 
 
-def events(before: State, seat: int, action: Action, after: State) -> list[dict]:
+def events(before: State, seat: int, action: Action, after: State) -> list[Event]:
     colours = before.colours
     code = before.ruleset.code_of
-    out: list[dict] = []
+    out: list[Event] = []
     actor = None if seat == CHANCE else colours[seat]
 
     if isinstance(action, StartPlayer):
@@ -47,12 +54,13 @@ def events(before: State, seat: int, action: Action, after: State) -> list[dict]
     return out
 
 
-def _race_events(before: State, seat: int, action: Action, after: State) -> list[dict]:
-    out = []
+def _race_events(before: State, seat: int, action: Action, after: State) -> list[Event]:
+    out: list[Event] = []
     colours = before.colours
     race_before, race_after = before.race, after.race
     if race_before is not None and race_before.awaiting in ("die", "push"):
         if race_before.awaiting == "die" and race_after is not None and race_after.number == race_before.number:
+            assert race_after.last_roll is not None  # the die just rolled in this race
             roller, face, card = race_after.last_roll
             out.append(
                 {
@@ -70,6 +78,7 @@ def _race_events(before: State, seat: int, action: Action, after: State) -> list
                 out.append({"type": "push", "colour": colours[seat], "target": None})
             else:
                 target = before.seat_of(action.colour)
+                assert race_after is not None  # a race, once begun, stays on the board
                 out.append(
                     {
                         "type": "push",
@@ -95,8 +104,8 @@ def _race_events(before: State, seat: int, action: Action, after: State) -> list
     return out
 
 
-def _race_start_events(before: State, after: State) -> list[dict]:
-    out = []
+def _race_start_events(before: State, after: State) -> list[Event]:
+    out: list[Event] = []
     colours = before.colours
     race_before, race_after = before.race, after.race
     if race_after is not None and (race_before is None or race_after.number != race_before.number):
@@ -111,16 +120,17 @@ def _race_start_events(before: State, after: State) -> list[dict]:
     return out
 
 
-def _same_auction(a, b) -> bool:
+def _same_auction(a: Auction | None, b: Auction | None) -> bool:
     return a is not None and b is not None and (a.kind, a.number) == (b.kind, b.number)
 
 
-def _auction_events(before: State, seat: int, action: Action, after: State) -> list[dict]:
-    out = []
+def _auction_events(before: State, seat: int, action: Action, after: State) -> list[Event]:
+    out: list[Event] = []
     colours = before.colours
     old, new = before.auction, after.auction
     if old is not None and old.turn is not None:
-        still_in = set(new.active) if _same_auction(old, new) else set()
+        # The casts: _same_auction(old, new) holds only if new is an auction.
+        still_in = set(cast(Auction, new).active) if _same_auction(old, new) else set()
         if not _same_auction(old, new):
             winner = _buyer(before, after)
             still_in = {winner} if winner is not None else set()
@@ -128,7 +138,7 @@ def _auction_events(before: State, seat: int, action: Action, after: State) -> l
         for s in gone:
             out.append({"type": "pass", "colour": colours[s], "automatic": True})
         held_before = sum(1 for h in old.hands if h)
-        held_after = sum(1 for h in new.hands if h) if _same_auction(old, new) else None
+        held_after = sum(1 for h in cast(Auction, new).hands if h) if _same_auction(old, new) else None
         if held_after is not None and held_after < held_before:
             out.append({"type": "discarded", "count": held_before - held_after})
         if not _same_auction(old, new):
@@ -162,7 +172,9 @@ def _auction_events(before: State, seat: int, action: Action, after: State) -> l
 
 
 def _buyer(before: State, after: State) -> int | None:
-    lot = set(before.auction.lot())
+    auction = before.auction
+    assert auction is not None  # only asked about an auction that was open
+    lot = set(auction.lot())
     for s in range(before.players):
         display = after.displays[s]
         if display != before.displays[s] and display and HOLE not in display and set(display) <= lot:
@@ -170,9 +182,9 @@ def _buyer(before: State, after: State) -> int | None:
     return None
 
 
-def _display_events(before: State, after: State) -> list[dict]:
+def _display_events(before: State, after: State) -> list[Event]:
     """Cards drawn face up into a display: the last team and the refill."""
-    out = []
+    out: list[Event] = []
     code = after.ruleset.code_of
     for s in range(after.players):
         old, new = before.displays[s], after.displays[s]

@@ -59,6 +59,7 @@ def _next_start_auction(state: State) -> State:
     if len(without) >= 2:
         if state.last_opener is None:
             opener = state.start_player
+            assert opener is not None  # drawn before the first start auction
         else:
             after = clockwise_from((state.last_opener + 1) % n, n)
             opener = next(s for s in after if s in without)
@@ -85,7 +86,9 @@ def _next_start_auction(state: State) -> State:
 def _next_substitute(state: State) -> State:
     held = state.break_auctions
     if held >= state.ruleset.substitute_auctions:
+        assert state.race is not None  # a break follows a race
         return begin_race(state, state.race.number + 1)
+    assert state.last_placed is not None  # set when the race ended
     opener = (state.last_placed + held) % state.players
     return auctions.open_auction(
         state, SUBSTITUTE_AUCTION, held + 1, opener, set(range(state.players))

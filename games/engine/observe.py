@@ -4,21 +4,114 @@ Pages, emails and any API render only from this, never from the raw state."""
 
 from __future__ import annotations
 
-from .rules import can_arrange, decision_kind
-from .state import CHANCE, HOLE, OVER, State, standings, to_move
+from typing import TypedDict
+
+from .rules import DecisionKind, can_arrange, decision_kind
+from .state import (
+    CHANCE,
+    HOLE,
+    OVER,
+    AuctionKind,
+    Awaiting,
+    ChairStatus,
+    Phase,
+    State,
+    standings,
+    to_move,
+)
 
 
-def _card(state: State, card: int) -> dict | None:
+class CardView(TypedDict):
+    id: int
+    code: str
+
+
+class PlayerView(TypedDict):
+    seat: int
+    colour: str
+    gold: int
+    display: list[CardView | None]  # None: a hole left by a removal
+    can_arrange: bool
+
+
+class AuctionView(TypedDict):
+    kind: AuctionKind
+    number: int
+    bidders: list[str]
+    active: list[str]
+    face_up: list[CardView | None]
+    cards_held: dict[str, int]
+    high_bid: int | None
+    high_bidder: str | None
+    turn: str | None
+    discards_left: int
+    my_cards: list[CardView | None] | None  # None: the viewer does not bid
+
+
+class ChairView(TypedDict):
+    position: int
+    status: ChairStatus
+
+
+class LastRollView(TypedDict):
+    colour: str
+    face: int
+    code: str
+
+
+class RaceView(TypedDict):
+    number: int
+    finish: int
+    prizes: list[int]
+    first: str
+    turn: str
+    awaiting: Awaiting
+    rolls: int
+    chairs: dict[str, ChairView]
+    arrivals: list[str]
+    fallen: list[str]
+    last_roll: LastRollView | None
+
+
+class ResultView(TypedDict):
+    number: int
+    ranking: list[str]
+    prizes: list[int]
+    pond: list[str]
+    gold: dict[str, int]
+
+
+class Observation(TypedDict):
+    """What ``observe`` returns; seats are named by colour throughout."""
+
+    viewer: str | None
+    ruleset: str
+    phase: Phase
+    to_move: str | None  # a colour, "chance", or None once the game is over
+    decision: DecisionKind | None
+    start_player: str | None
+    players: list[PlayerView]
+    deck_size: int
+    discard_size: int
+    reshuffles: int
+    auction: AuctionView | None
+    race: RaceView | None
+    results: list[ResultView]
+    last_placed: str | None
+    standings: list[str] | None  # only once the game is over
+
+
+def _card(state: State, card: int) -> CardView | None:
     if card == HOLE:
         return None
     return {"id": card, "code": state.ruleset.code_of(card)}
 
 
-def observe(state: State, seat: int | None) -> dict:
+def observe(state: State, seat: int | None) -> Observation:
     """The view of ``seat``; ``None`` is the spectator, who sees no secret at all."""
     colours = state.colours
     mover = to_move(state)
-    view = {
+    view: Observation = {
         "viewer": None if seat is None else colours[seat],
         "ruleset": state.ruleset.name,
         "phase": state.phase,
@@ -56,7 +149,7 @@ def observe(state: State, seat: int | None) -> dict:
     return view
 
 
-def _auction(state: State, seat: int | None) -> dict | None:
+def _auction(state: State, seat: int | None) -> AuctionView | None:
     auction = state.auction
     if auction is None:
         return None
@@ -79,7 +172,7 @@ def _auction(state: State, seat: int | None) -> dict | None:
     }
 
 
-def _race(state: State) -> dict | None:
+def _race(state: State) -> RaceView | None:
     race = state.race
     if race is None:
         return None

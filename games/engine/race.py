@@ -3,6 +3,8 @@ then the break: removal and refill."""
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from .errors import IllegalAction, gettext_noop
 from .ruleset import BearerKind
 from .state import (
@@ -18,6 +20,9 @@ from .state import (
     RACING,
     REFILL,
     REMOVAL,
+    Awaiting,
+    ChairStatus,
+    DrawTarget,
     Race,
     RaceResult,
     State,
@@ -25,14 +30,30 @@ from .state import (
 )
 
 
+class _RaceChanges(TypedDict, total=False):
+    """Race fields that one turn changes, for ``Race._replace``."""
+
+    positions: tuple[int, ...]
+    status: tuple[ChairStatus, ...]
+    arrivals: tuple[int, ...]
+    fallen: tuple[int, ...]
+    turn: int
+    rolls: int
+    awaiting: Awaiting
+    last_roll: tuple[int, int, int]
+
+
 def begin_race(state: State, number: int) -> State:
     n = state.players
+    assert state.start_player is not None  # drawn before the first auction
     first = (state.start_player + number - 1) % n
+    # Typed so that the checker keeps the literal through the repetition.
+    racing: tuple[ChairStatus] = (RACING,)
     race = Race(
         number=number,
         first=first,
         positions=(state.ruleset.start_space,) * n,
-        status=(RACING,) * n,
+        status=racing * n,
         arrivals=(),
         fallen=(),
         turn=first,
@@ -44,6 +65,7 @@ def begin_race(state: State, number: int) -> State:
 
 
 def roll(state: State) -> State:
+    assert state.race is not None  # a race is on
     race = state.race._replace(awaiting=AWAIT_DIE)
     if race.rolls == 0 and any(state.arrangeable):
         # The first roll of a race ends the time for arranging teams.
@@ -56,6 +78,7 @@ def die(state: State, face: int) -> State:
     if not 1 <= face <= ruleset.die_faces:
         raise IllegalAction(gettext_noop("the die shows 1 to %(faces)d"), faces=ruleset.die_faces)
     race = state.race
+    assert race is not None  # a race is on
     seat = race.turn
     card = state.displays[seat][face - 1]
     bearer: BearerKind = ruleset.kind_of(card)
@@ -72,6 +95,7 @@ def die(state: State, face: int) -> State:
 
 def push(state: State, target: int | None) -> State:
     race = state.race
+    assert race is not None  # a race is on
     seat = race.turn
     if target is None:
         return _end_turn(state, race, {})
@@ -79,15 +103,16 @@ def push(state: State, target: int | None) -> State:
         raise IllegalAction(gettext_noop("the Devil pushes another chair, not your own"))
     if race.status[target] != RACING:
         raise IllegalAction(gettext_noop("only a chair still racing can be pushed"))
+    assert race.last_roll is not None  # the push follows the Devil's roll
     bearer = state.ruleset.kind_of(race.last_roll[2])
     return _end_turn(state, race, _move(state, race, target, -bearer.push))
 
 
-def _move(state: State, race: Race, seat: int, steps: int) -> dict:
+def _move(state: State, race: Race, seat: int, steps: int) -> _RaceChanges:
     """The race fields that change when ``seat``'s chair moves ``steps``."""
     ruleset = state.ruleset
     position = race.positions[seat] + steps
-    status = RACING
+    status: ChairStatus = RACING
     arrivals, fallen = race.arrivals, race.fallen
     finish = ruleset.finish_spaces[race.number - 1]
     if steps > 0 and position >= finish:
@@ -102,7 +127,7 @@ def _move(state: State, race: Race, seat: int, steps: int) -> dict:
     }
 
 
-def _end_turn(state: State, race: Race, changes: dict) -> State:
+def _end_turn(state: State, race: Race, changes: _RaceChanges) -> State:
     """Pass the turn on, or end the race; ``changes`` are this turn's race fields."""
     status = changes.get("status", race.status)
     if RACING not in status or changes.get("rolls", race.rolls) >= state.ruleset.roll_cap:
@@ -127,6 +152,7 @@ def ranking(race: Race, players: int) -> tuple[int, ...]:
 
 
 def _end_race(state: State) -> State:
+    assert state.race is not None  # a race is on
     race = state.race._replace(awaiting=RACE_DONE)
     order = ranking(race, state.players)
     prize_row = state.ruleset.prizes[race.number - 1]
@@ -155,7 +181,8 @@ def remove(state: State, slots: dict[int, int]) -> State:
         for s, display in enumerate(state.displays)
     )
     removed = tuple(display[slots[s]] for s, display in enumerate(state.displays))
-    draws = tuple(
+    assert state.last_placed is not None  # set when the race ended
+    draws: tuple[DrawTarget, ...] = tuple(
         ("slot", s, slots[s]) for s in clockwise_from(state.last_placed, state.players)
     )
     return state._replace(

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Literal, cast, overload
 
 from . import auction as auctions
 from . import race as races
@@ -34,26 +35,33 @@ from .state import (
     SETUP,
     START_AUCTION,
     SUBSTITUTE_AUCTION,
+    Awaiting,
     State,
     to_move,
 )
 
+
+DecisionKind = Literal["bid", "roll", "push", "remove", "chance"]
 
 _ROLL = Roll()
 _ROLLS = (_ROLL,)
 _PASS = Pass()
 
 
-def decision_kind(state: State) -> str | None:
+def decision_kind(state: State) -> DecisionKind | None:
     """What the seat to move decides: "bid", "roll", "push", "remove" (or
     "chance", or None when the game is over)."""
     if state.draws:
         return "chance"
     phase = state.phase
     if phase == RACE:
-        return _RACE_DECISIONS[state.race.awaiting]
+        race = state.race
+        assert race is not None  # set by the first race, never cleared
+        return _RACE_DECISIONS[race.awaiting]
     if phase == START_AUCTION or phase == SUBSTITUTE_AUCTION:
-        return "bid" if state.auction.turn is not None else None
+        auction = state.auction
+        assert auction is not None  # cleared only inside a step, never between steps
+        return "bid" if auction.turn is not None else None
     if phase == REMOVAL:
         return "remove"
     if phase == SETUP:
@@ -61,7 +69,11 @@ def decision_kind(state: State) -> str | None:
     return None
 
 
-_RACE_DECISIONS = {AWAIT_ROLL: "roll", AWAIT_PUSH: "push", AWAIT_DIE: "chance"}
+_RACE_DECISIONS: dict[Awaiting, DecisionKind] = {
+    AWAIT_ROLL: "roll",
+    AWAIT_PUSH: "push",
+    AWAIT_DIE: "chance",
+}
 
 
 def chance_outcomes(state: State) -> Sequence[Action]:
@@ -92,6 +104,7 @@ def legal_actions(state: State) -> Sequence[Action]:
     Arranging is left out: it is never anyone's turn to arrange (see can_arrange)."""
     if state.phase == RACE and not state.draws:
         # Rolls and dice are most of a game: answer them first.
+        assert state.race is not None  # set by the first race, never cleared
         awaiting = state.race.awaiting
         if awaiting == AWAIT_DIE:
             return _dice(state.ruleset.die_faces)
@@ -103,14 +116,17 @@ def legal_actions(state: State) -> Sequence[Action]:
     if kind == "chance":
         return chance_outcomes(state)
     seat = to_move(state)
+    assert seat is not None  # a seat decides: kind is neither None nor "chance"
     if kind == "bid":
         auction = state.auction
+        assert auction is not None  # kind "bid" means an auction is open
         lowest = 0 if auction.high_bid is None else auction.high_bid + 1
         return _BidChoices(lowest, state.gold[seat])
     if kind == "roll":
         return [_ROLL]
     if kind == "push":
         race = state.race
+        assert race is not None  # kind "push" means a race is on
         targets = [
             state.colours[s]
             for s in range(state.players)
@@ -120,7 +136,7 @@ def legal_actions(state: State) -> Sequence[Action]:
     return _RemovalChoices(state)
 
 
-class _LazyChoices(Sequence):
+class _LazyChoices(Sequence[Action]):
     """A list of actions built one at a time on demand."""
 
     _count = 0
@@ -128,7 +144,13 @@ class _LazyChoices(Sequence):
     def __len__(self) -> int:
         return self._count
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._count))]
         if index < 0:
@@ -144,7 +166,7 @@ class _LazyChoices(Sequence):
 class _BidChoices(_LazyChoices):
     """Pass, then every bid from ``lowest`` to ``highest``."""
 
-    def __init__(self, lowest: int, highest: int):
+    def __init__(self, lowest: int, highest: int) -> None:
         self._lowest = lowest
         self._count = 1 + max(0, highest - lowest + 1)
 
@@ -156,7 +178,7 @@ class _RemovalChoices(_LazyChoices):
     """Every way to name one slot per display (size ** players of them): six
     players would otherwise mean 4096 objects per break."""
 
-    def __init__(self, state: State):
+    def __init__(self, state: State) -> None:
         self._colours = sorted(state.colours, key=state.ruleset.colours.index)
         self._size = state.ruleset.display_size
         self._count = self._size ** len(self._colours)
@@ -175,12 +197,14 @@ def apply(state: State, seat: int, action: Action) -> State:
     if state.phase == RACE and not state.draws:
         # Rolls and dice are most of a game: answer them before the general path.
         race = state.race
+        assert race is not None  # set by the first race, never cleared
+        # The casts repeat what ``action_type is ...`` has just established.
         if action_type is Die and race.awaiting == AWAIT_DIE and seat == CHANCE:
-            return races.die(state, action.face)
+            return races.die(state, cast(Die, action).face)
         if action_type is Roll and race.awaiting == AWAIT_ROLL and seat == race.turn:
             return races.roll(state)
     if action_type is Arrange:
-        return arrange(state, seat, action)
+        return arrange(state, seat, cast(Arrange, action))
     kind = decision_kind(state)
     if kind is None:
         raise IllegalAction(
@@ -197,7 +221,7 @@ def apply(state: State, seat: int, action: Action) -> State:
     return advance(step(state, seat, action))
 
 
-def _chance_type(state: State) -> type:
+def _chance_type(state: State) -> type[Draw | StartPlayer | Die]:
     if state.draws:
         return Draw
     return StartPlayer if state.phase == SETUP else Die
@@ -211,22 +235,24 @@ def _remove(state: State, seat: int, action: Remove) -> State:
     return races.remove(state, {state.seat_of(colour): slot - 1 for colour, slot in action.slots})
 
 
-# (action type, decision kind) -> step; a pair not listed is illegal.
-_STEPS = {
-    (Die, "chance"): lambda state, seat, action: races.die(state, action.face),
+# (action type, decision kind) -> step; a pair not listed is illegal. A step
+# is only ever given an action of its key's type, which a dict's value type
+# cannot express: the casts state it.
+_STEPS: dict[tuple[type[Action], DecisionKind], Callable[[State, int, Action], State]] = {
+    (Die, "chance"): lambda state, seat, action: races.die(state, cast(Die, action).face),
     (Roll, "roll"): lambda state, seat, action: races.roll(state),
-    (Draw, "chance"): lambda state, seat, action: _draw(state, action.card),
-    (Bid, "bid"): lambda state, seat, action: auctions.bid(state, seat, action.amount),
+    (Draw, "chance"): lambda state, seat, action: _draw(state, cast(Draw, action).card),
+    (Bid, "bid"): lambda state, seat, action: auctions.bid(state, seat, cast(Bid, action).amount),
     (Pass, "bid"): lambda state, seat, action: auctions.pass_(state, seat),
-    (Push, "push"): _push,
-    (Remove, "remove"): _remove,
+    (Push, "push"): lambda state, seat, action: _push(state, seat, cast(Push, action)),
+    (Remove, "remove"): lambda state, seat, action: _remove(state, seat, cast(Remove, action)),
     (StartPlayer, "chance"): lambda state, seat, action: state._replace(
-        start_player=state.seat_of(action.colour)
+        start_player=state.seat_of(cast(StartPlayer, action).colour)
     ),
 }
 
 
-_WAITING = {
+_WAITING: dict[DecisionKind | None, str] = {
     "bid": gettext_noop("that is not a move now: the game waits for a bid or a pass"),
     "roll": gettext_noop("that is not a move now: the game waits for a roll"),
     "push": gettext_noop("that is not a move now: the game waits for the Devil's push"),
@@ -242,12 +268,15 @@ def _draw(state: State, card: int) -> State:
     target, rest = state.draws[0], state.draws[1:]
     deck = tuple(c for c in state.deck if c != card)
     state = state._replace(deck=deck, draws=rest)
-    where = target[0]
-    if where == "face_up":
+    # target[0] is tested directly, not through a local, so that the checker
+    # narrows target to the matching kind of draw.
+    if target[0] == "face_up":
         auction = state.auction
+        assert auction is not None  # lots are dealt into an open auction
         return state._replace(auction=auction._replace(face_up=auction.face_up + (card,)))
-    if where == "hand":
+    if target[0] == "hand":
         auction = state.auction
+        assert auction is not None  # lots are dealt into an open auction
         index = auction.bidders.index(target[1])
         hands = list(auction.hands)
         hands[index] += (card,)

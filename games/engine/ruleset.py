@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 COLOURS = ("red", "yellow", "green", "blue", "white", "black")
 
@@ -101,7 +102,7 @@ class Ruleset:
         """Worth of a card for the removal default: higher is better."""
         return self.card_kinds[card]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {
             "name": self.name,
             "min_players": self.min_players,
@@ -120,8 +121,9 @@ class Ruleset:
             "colours": list(self.colours),
         }
 
+    # Any: the data is parsed JSON, whose shape only to_json vouches for.
     @classmethod
-    def from_json(cls, data: dict) -> "Ruleset":
+    def from_json(cls, data: dict[str, Any]) -> "Ruleset":
         return cls(
             name=data["name"],
             min_players=data["min_players"],

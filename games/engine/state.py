@@ -2,40 +2,52 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable, Iterator
+from typing import ClassVar, Final, Literal, NamedTuple, Protocol
 
 from .errors import IllegalAction, gettext_noop
 from .ruleset import Ruleset
 
 # The chance player's seat number in logs and in ``to_move``.
-CHANCE = -1
+CHANCE: Final = -1
 # A display slot emptied by the last-placed player's removal, until refilled.
-HOLE = -1
+HOLE: Final = -1
 
 # Phases
-SETUP = "setup"
-START_AUCTION = "start_auction"
-LAST_TEAM = "last_team"
-RACE = "race"
-REMOVAL = "removal"
-REFILL = "refill"
-SUBSTITUTE_AUCTION = "substitute_auction"
-OVER = "over"
+Phase = Literal[
+    "setup", "start_auction", "last_team", "race", "removal", "refill", "substitute_auction", "over"
+]
+AuctionKind = Literal["start_auction", "substitute_auction"]
+SETUP: Final = "setup"
+START_AUCTION: Final = "start_auction"
+LAST_TEAM: Final = "last_team"
+RACE: Final = "race"
+REMOVAL: Final = "removal"
+REFILL: Final = "refill"
+SUBSTITUTE_AUCTION: Final = "substitute_auction"
+OVER: Final = "over"
 
 # Chair states in a race
-RACING = "racing"
-FINISHED = "finished"
-POND = "pond"
+ChairStatus = Literal["racing", "finished", "pond"]
+RACING: Final = "racing"
+FINISHED: Final = "finished"
+POND: Final = "pond"
 
 # What a race waits for
-AWAIT_ROLL = "roll"
-AWAIT_DIE = "die"
-AWAIT_PUSH = "push"
-RACE_DONE = "done"  # kept on the board through the break that follows
+Awaiting = Literal["roll", "die", "push", "done"]
+AWAIT_ROLL: Final = "roll"
+AWAIT_DIE: Final = "die"
+AWAIT_PUSH: Final = "push"
+RACE_DONE: Final = "done"  # kept on the board through the break that follows
+
+# Where a pending draw goes: ("face_up",), ("hand", seat) or ("slot", seat, index).
+DrawTarget = (
+    tuple[Literal["face_up"]] | tuple[Literal["hand"], int] | tuple[Literal["slot"], int, int]
+)
 
 
 class Auction(NamedTuple):
-    kind: str  # START_AUCTION or SUBSTITUTE_AUCTION
+    kind: AuctionKind
     number: int  # 1-based within its kind (within one break for substitutes)
     bidders: tuple[int, ...]  # bidding order, opener first
     active: tuple[int, ...]  # still in, in bidding order
@@ -61,12 +73,12 @@ class Race(NamedTuple):
     number: int  # 1-based
     first: int  # the seat that began this race
     positions: tuple[int, ...]
-    status: tuple[str, ...]
+    status: tuple[ChairStatus, ...]
     arrivals: tuple[int, ...]  # finishers in arrival order
     fallen: tuple[int, ...]  # pond chairs in the order they fell in
     turn: int
     rolls: int
-    awaiting: str
+    awaiting: Awaiting
     last_roll: tuple[int, int, int] | None  # (seat, face, card) of the latest roll
 
 
@@ -81,15 +93,14 @@ class RaceResult(NamedTuple):
 class State(NamedTuple):
     ruleset: Ruleset
     colours: tuple[str, ...]
-    phase: str
+    phase: Phase
     start_player: int | None
     gold: tuple[int, ...]
     displays: tuple[tuple[int, ...], ...]  # () while a seat has no team
     arrangeable: tuple[bool, ...]
     deck: tuple[int, ...]  # sorted: the order is chance's, decided at each draw
     discard: tuple[int, ...]  # sorted
-    # Pending draws, each a target: ("face_up",), ("hand", seat) or ("slot", seat, index)
-    draws: tuple[tuple[int | str, ...], ...]
+    draws: tuple[DrawTarget, ...]  # pending draws, in drawing order
     auction: Auction | None
     last_opener: int | None  # opener of the latest start auction
     break_auctions: int  # substitute auctions settled in the current break
@@ -153,9 +164,12 @@ def to_move(state: State) -> int | None:
     phase = state.phase
     if phase == RACE:
         race = state.race
+        assert race is not None  # set by the first race, never cleared
         return CHANCE if race.awaiting == AWAIT_DIE else race.turn
     if phase == START_AUCTION or phase == SUBSTITUTE_AUCTION:
-        return state.auction.turn
+        auction = state.auction
+        assert auction is not None  # cleared only inside a step, never between steps
+        return auction.turn
     if phase == REMOVAL:
         return state.last_placed
     if phase == SETUP:
@@ -179,9 +193,19 @@ def standings(state: State) -> list[int]:
     return sorted(range(state.players), key=lambda s: (-state.gold[s], place.get(s, len(last)), s))
 
 
-def _quick_replace(self, **changes):
+class _Indexed(Protocol):
+    """What _quick_replace needs of the classes it is installed on below."""
+
+    _index: ClassVar[dict[str, int]]
+
+    def __iter__(self) -> Iterator[object]: ...
+
+
+def _quick_replace(self: _Indexed, **changes: object) -> tuple[object, ...]:
     # collections.namedtuple's _replace goes through _make and a dict of all
     # fields; this direct copy roughly halves the cost of every engine step.
+    # Callers are checked against each class's own _replace signature, which
+    # this one stands in for at run time.
     values = [*self]
     index = self._index
     for name in changes:
@@ -189,9 +213,13 @@ def _quick_replace(self, **changes):
     return _new_tuple(self.__class__, values)
 
 
-_new_tuple = tuple.__new__
+# Loosely typed: tuple.__new__'s stub wants a tuple class, and a Protocol
+# cannot say that self's class is one.
+_new_tuple: Callable[..., tuple[object, ...]] = tuple.__new__
 
 
 for _cls in (State, Auction, Race):
-    _cls._index = {name: i for i, name in enumerate(_cls._fields)}
-    _cls._replace = _quick_replace
+    # setattr: a checker allows neither assigning to a method nor adding an
+    # attribute that the class does not declare.
+    setattr(_cls, "_index", {name: i for i, name in enumerate(_cls._fields)})
+    setattr(_cls, "_replace", _quick_replace)
