@@ -7,7 +7,7 @@ DESIGN.md, "Time": the sweep asks the database which decisions are past their
 deadline (an indexed query), so its cost should grow with the number due, not
 with the number of games. Here 100 games are always due and the rest are
 running games whose deadline is hours away; one sweep
-(games.services.timers.deadlines_sweep) applies the 100 defaults — the same
+(games.services.sweeps.deadlines_sweep) applies the 100 defaults — the same
 service a click uses, outbox rows and on-commit enqueueing included — and is
 timed at 100, 10,000 and 100,000 running games.
 
@@ -67,7 +67,7 @@ from django.utils import timezone  # noqa: E402
 
 from games.models import ActionRecord, Game, Notification, Seat  # noqa: E402
 from games.randomness import commitment, new_seed  # noqa: E402
-from games.services import timers  # noqa: E402
+from games.services import sweeps as timers  # noqa: E402
 from games.services.links import link_issue  # noqa: E402
 from tests.web.factories import started_game  # noqa: E402
 

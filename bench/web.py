@@ -80,9 +80,9 @@ from django.utils import timezone  # noqa: E402
 from django.views.decorators.http import require_GET, require_POST  # noqa: E402
 
 from games import engine  # noqa: E402
-from games.forms import decision_form_data  # noqa: E402
+from games.web.forms import decision_form_data  # noqa: E402
 from games.models import ActionRecord, Game, Notification  # noqa: E402
-from games.services.play import load_state  # noqa: E402
+from games.services.game_state import load_state  # noqa: E402
 from tests.web.factories import play_until, started_game, tokens  # noqa: E402
 
 # ---- the bench-only floors --------------------------------------------------

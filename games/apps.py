@@ -6,9 +6,11 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
+        # Imported here, once the models are loaded: the receivers and tasks
+        # reach the services, which need them.
         from anymail.signals import inbound, tracking
 
-        from games import mail_hooks
+        from games import receivers, tasks  # noqa: F401  (tasks: registered for inline runs too)
 
-        inbound.connect(mail_hooks.on_inbound, dispatch_uid="games.inbound")
-        tracking.connect(mail_hooks.on_tracking, dispatch_uid="games.tracking")
+        inbound.connect(receivers.on_inbound, dispatch_uid="games.inbound")
+        tracking.connect(receivers.on_tracking, dispatch_uid="games.tracking")

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.db import transaction
+
+from versailles_site.celery import app
 
 log = logging.getLogger(__name__)
 
@@ -18,15 +21,10 @@ def enqueue_on_commit(task_name: str, *args) -> None:
 
 
 def enqueue_now(task_name: str, *args) -> None:
-    from django.conf import settings
-
-    from versailles_site.celery import app
-
     if getattr(settings, "TASKS_INLINE", False):
         # Web tests that are not about Celery run the task right here, after
-        # commit as a worker would (tests of the real worker turn this off).
-        import games.tasks  # noqa: F401  (registers the tasks)
-
+        # commit as a worker would (tests of the real worker turn this off);
+        # the app registered the tasks when it was ready.
         app.tasks[task_name](*args)
         return
     try:

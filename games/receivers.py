@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from games.models import Notification
 from games.services.inbound import inbound_store
-from games.services.notify import seat_mark_undeliverable
+from games.services.outbox import seat_mark_undeliverable
 
 # Tracking events that mean the address will not take our mail.
 UNDELIVERABLE = {"bounced", "rejected", "complained", "unsubscribed"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games.services import inbound, notify, timers
+from games.services import inbound, outbox, sweeps
 
 # State-changing tasks are idempotent by the version rule (or by the outbox
 # claim), so a task redelivered after a worker died is harmless.
@@ -24,30 +24,30 @@ STATE_CHANGING = {
 )
 def notification_send(self, notification_id: int) -> None:
     try:
-        notify.notification_send(notification_id=notification_id)
-    except notify.TransientSendError as error:
+        outbox.notification_send(notification_id=notification_id)
+    except outbox.TransientSendError as error:
         # 30 s, 1 min, 2 min, ... up to about two hours.
         raise self.retry(exc=error, countdown=min(30 * 2**self.request.retries, 7200))
 
 
 @shared_task(name="games.deadlines_sweep", **STATE_CHANGING)
 def deadlines_sweep() -> int:
-    return timers.deadlines_sweep()
+    return sweeps.deadlines_sweep()
 
 
 @shared_task(name="games.reminders_sweep", **STATE_CHANGING)
 def reminders_sweep() -> int:
-    return timers.reminders_sweep()
+    return sweeps.reminders_sweep()
 
 
 @shared_task(name="games.notifications_sweep", **STATE_CHANGING)
 def notifications_sweep() -> int:
-    return timers.notifications_sweep()
+    return sweeps.notifications_sweep()
 
 
 @shared_task(name="games.digests_send", **STATE_CHANGING)
 def digests_send() -> int:
-    return timers.digests_send()
+    return sweeps.digests_send()
 
 
 @shared_task(name="games.inbound_process", **STATE_CHANGING)

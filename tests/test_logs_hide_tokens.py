@@ -28,7 +28,7 @@ from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer
 from django.test import Client
 import pytest
 
-from games.logging import HideSeatTokens, redact_secrets
+from games.log_filters import HideSeatTokens, redact_secrets
 import versailles_site.celery  # noqa: F401  (connects the logging signal handlers)
 from tests.worker import database_env, wait_until
 from tests.web.factories import started_game, tokens
@@ -231,7 +231,7 @@ def test_the_dev_server_logs_its_request_lines_with_the_tokens_hidden():
 
 
 @pytest.mark.parametrize(
-    "name", ["django.security.csrf", "django.request", "django.template", "games.services.notify", "anymail"]
+    "name", ["django.security.csrf", "django.request", "django.template", "games.services.outbox", "anymail"]
 )
 def test_a_secret_logged_on_any_logger_is_written_hidden(name):
     token = made_up_token()

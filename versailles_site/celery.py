@@ -3,7 +3,7 @@ import os
 from celery import Celery
 from celery.signals import after_setup_logger, after_setup_task_logger
 
-from games.logging import HideSeatTokens
+from games.log_filters import HideSeatTokens
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "versailles_site.settings")
 

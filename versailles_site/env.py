@@ -201,7 +201,7 @@ def redis_url(environ: Mapping[str, str]) -> str | None:
 
 
 # The dev mailbox, when no provider is named.
-DEV_MAILBOX_BACKEND = "games.devmail.MailboxBackend"
+DEV_MAILBOX_BACKEND = "games.mail.devmail.MailboxBackend"
 
 
 def email_config(environ: Mapping[str, str]) -> tuple[str, dict]:

@@ -2,7 +2,7 @@
 
 from gunicorn.glogging import Logger
 
-from games.logging import HideSeatTokens
+from games.log_filters import HideSeatTokens
 
 # One instance, so that setup() on a configuration reload adds nothing twice.
 _hide_secrets = HideSeatTokens()

@@ -81,7 +81,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.context.site",
+                "games.web.context.site",
             ],
         },
     },
@@ -176,7 +176,7 @@ REPLY_DOMAIN = env_str(os.environ, "REPLY_DOMAIN", "reply.localhost")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"hide_seat_tokens": {"()": "games.logging.HideSeatTokens"}},
+    "filters": {"hide_seat_tokens": {"()": "games.log_filters.HideSeatTokens"}},
     "handlers": {
         "console": {"class": "logging.StreamHandler", "filters": ["hide_seat_tokens"]},
     },

@@ -9,7 +9,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine
+from games.board.svg import board_svg
 from games.models import ActionRecord, Game, HelpRequest, ModerationEntry, Notification, Seat, SeatHolder
+
+from .public import game_by_public_id
+
+__all__ = ["attention", "game_by_public_id", "game_in_full", "game_page", "help_request", "moderator_seat", "seat_at"]
 
 # A deadline this far past means the sweep did not act (workers down?).
 OVERDUE_GRACE = timedelta(minutes=10)
@@ -114,3 +119,20 @@ def game_in_full(game: Game, user) -> dict:
         "entries": list(ModerationEntry.objects.filter(game=game).select_related("moderator")[:50]),
         "help_requests": list(HelpRequest.objects.filter(game=game, handled_at__isnull=True).select_related("seat")),
     }
+
+
+def game_page(game: Game, user) -> dict:
+    context = {"game": game, **game_in_full(game, user)}
+    if context["observation"]:
+        context["board_svg"] = board_svg(context["observation"], engine.Ruleset.from_json(game.ruleset))
+        context["names"] = {s.colour: s.name for s in context["seats"]}
+        context["by_colour"] = {s.colour: s for s in context["seats"]}
+    return context
+
+
+def seat_at(game: Game, position: int) -> Seat | None:
+    return Seat.objects.select_related("game").filter(game=game, position=position).first()
+
+
+def help_request(game: Game, pk: int) -> HelpRequest | None:
+    return HelpRequest.objects.filter(game=game, pk=pk).first()

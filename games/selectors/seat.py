@@ -1,30 +1,25 @@
-"""The read side: what pages and emails show, built only from the engine's
-observation for the viewer (DESIGN.md, "Selectors")."""
+"""What a game's pages show, built from the engine's observation for the
+viewer (DESIGN.md, "Selectors"): the seat page, and the parts it shares with
+the spectator's and the moderators' pages."""
 
 from __future__ import annotations
 
 import zoneinfo
-from dataclasses import dataclass
 
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from games import engine
-from games.models import ActionRecord, Game, ModerationEntry, Seat
+from games.board.svg import board_svg
+from games.models import Absence, ActionRecord, Game, ModerationEntry, Seat, SeatHolder
 from games.narrate import describe, describe_moderation
+from games.services.links import seat_by_token, token_hash
+from games.services.timing import absence_days_left
 
 # The seat page shows the newest part; the history page has the rest.
 HISTORY_LIMIT = 40
-
-COLOUR_HEX = {
-    "red": "#c0392b",
-    "yellow": "#f4c20d",
-    "green": "#2e9d57",
-    "blue": "#2f6fd6",
-    "white": "#f7f7f2",
-    "black": "#222222",
-}
+# Longer than any token we issue: a longer one is not looked up.
+TOKEN_MAX = 100
 
 
 def observation_for(game: Game, seat: Seat | None) -> dict | None:
@@ -69,7 +64,6 @@ def history(game: Game, names: dict | None = None, limit: int = HISTORY_LIMIT) -
     return entries[:limit]
 
 
-
 # Why a decision was made without the player's click, for the stale page.
 _MADE_BY = {
     ActionRecord.Actor.DEADLINE: _lazy("the deadline had passed, so the default was applied"),
@@ -107,196 +101,113 @@ def local_time(moment, time_zone: str):
     return timezone.localtime(moment, zone)
 
 
-# ---- the board picture -------------------------------------------------
-
-SPACE = 30  # px per track space
-PER_ROW = 11
-
-
-@dataclass
-class Board:
-    width: int
-    height: int
-    spaces: list
-    chairs: list
-    pond: dict
-    pond_chairs: list
-    podium: list
-    arch: dict | None
+def seat_for_link(token: str) -> tuple[Seat | None, str]:
+    """The seat a link opens, or why it opens none: "handed_over" for the link
+    of a player a moderator replaced, "invalid" for anything else."""
+    seat = seat_by_token(token)
+    if seat is not None:
+        return seat, "ok"
+    if token and len(token) <= TOKEN_MAX and SeatHolder.objects.filter(token_hash=token_hash(token)).exists():
+        return None, "handed_over"
+    return None, "invalid"
 
 
-def board(observation: dict, ruleset: engine.Ruleset) -> Board:
-    """Coordinates for the SVG: the track as a serpentine of rows from the
-    lowest space to the last finish, the pond beside START, the podium below."""
-    low, high = ruleset.lowest_space, max(ruleset.finish_spaces)
-    race = observation["race"]
-    current_finish = race["finish"] if race else ruleset.finish_spaces[0]
-    prizes_by_finish = dict(zip(ruleset.finish_spaces, ruleset.prizes))
-    spaces, where = [], {}
-    for index, number in enumerate(range(low, high + 1)):
-        row, col = divmod(index, PER_ROW)
-        if row % 2:
-            col = PER_ROW - 1 - col
-        x, y = 10 + col * SPACE, 50 + row * (SPACE + 34)
-        where[number] = (x, y)
-        prize = prizes_by_finish.get(number)
-        spaces.append(
-            {
-                "x": x,
-                "y": y,
-                "number": number,
-                "start": number == ruleset.start_space,
-                "finish": number in prizes_by_finish,
-                "current": number == current_finish,
-                "pond": number in ruleset.pond_spaces,
-                "prize": "/".join(str(p) for p in prize) if prize else "",
-            }
-        )
-    rows = (high - low) // PER_ROW + 1
-    track_bottom = 50 + rows * (SPACE + 34)
-    pond = {"x": 70, "y": track_bottom + 30, "rx": 60, "ry": 24}
-    chairs, pond_chairs, podium = [], [], []
-    if race:
-        stacked: dict[int, int] = {}
-        for colour, chair in race["chairs"].items():
-            if chair["status"] == "racing":
-                position = chair["position"]
-                x, y = where.get(position, where[low])
-                offset = stacked.get(position, 0)
-                stacked[position] = offset + 1
-                chairs.append(_chair(colour, x + 8 + (offset % 3) * 7, y + 8 + (offset // 3) * 7))
-        for index, colour in enumerate(race["fallen"]):
-            pond_chairs.append(_chair(colour, pond["x"] - 40 + index * 16, pond["y"]))
-        for index, colour in enumerate(race["arrivals"]):
-            podium.append({**_chair(colour, 190 + index * 26, track_bottom + 30), "place": index + 1})
-    arch = None
-    if current_finish in where:
-        x, y = where[current_finish]
-        arch = {"x": x, "y": y}
-    return Board(
-        width=20 + PER_ROW * SPACE,
-        height=track_bottom + 70,
-        spaces=spaces,
-        chairs=chairs,
-        pond=pond,
-        pond_chairs=pond_chairs,
-        podium=podium,
-        arch=arch,
-    )
+def free_colours(game: Game, seats: list[Seat]) -> list[str]:
+    taken = {s.colour for s in seats if s.colour}
+    return [c for c in engine.Ruleset.from_json(game.ruleset).colours if c not in taken]
 
 
-def _chair(colour: str, x: int, y: int) -> dict:
-    return {"colour": colour, "fill": COLOUR_HEX.get(colour, "#888"), "x": x, "y": y}
+def is_inviting(game: Game) -> bool:
+    return game.status == Game.Status.INVITING
 
 
-def board_text(observation: dict, names: dict) -> str:
-    """The table as a few plain lines, for the text part of emails."""
-    from games.narrate import colour_name
-
-    def name(colour):
-        return names.get(colour) or colour_name(colour)
-
-    lines = []
-    race = observation["race"]
-    if race:
-        lines.append(_("Race %(n)d, finish at %(finish)d:") % {"n": race["number"], "finish": race["finish"]})
-        for colour, chair in race["chairs"].items():
-            if chair["status"] == "pond":
-                where = _("in the shell pond")
-            elif chair["status"] == "finished":
-                where = _("finished")
-            else:
-                where = _("space %(n)d") % {"n": chair["position"]}
-            lines.append(f"  {name(colour)}: {where}")
-    for player in observation["players"]:
-        cards = " ".join(card["code"] if card else "-" for card in player["display"]) or _("no team yet")
-        lines.append(
-            _("%(who)s: %(gold)d gold; bearers %(cards)s")
-            % {"who": name(player["colour"]), "gold": player["gold"], "cards": cards}
-        )
-    auction = observation["auction"]
-    if auction:
-        high = auction["high_bid"]
-        lines.append(
-            _("Auction: high bid %(bid)s; still in: %(who)s")
-            % {
-                "bid": "-" if high is None else f"{high} ({name(auction['high_bidder'])})",
-                "who": ", ".join(name(c) for c in auction["active"]),
-            }
-        )
-        if auction["my_cards"]:
-            lines.append(_("Your secret cards: %(cards)s") % {"cards": " ".join(c["code"] for c in auction["my_cards"])})
-    return "\n".join(lines)
+def _absences_now(seats: list[Seat]) -> dict:
+    """Colour -> the absence under way or coming, shown to everyone."""
+    now = timezone.now()
+    shown: dict = {}
+    for absence in Absence.objects.filter(seat__in=seats, ends_at__gt=now).order_by("starts_at"):
+        colour = next(s.colour for s in seats if s.pk == absence.seat_id)
+        shown.setdefault(colour, absence)
+    return shown
 
 
-def board_svg(observation: dict, ruleset: engine.Ruleset) -> str:
-    """The board picture as SVG markup. Built here rather than in a template:
-    a few hundred shapes cost Django's template engine most of a page view."""
-    from django.utils.html import escape
-    from django.utils.safestring import mark_safe
+def game_context(game: Game, seat: Seat | None, seats: list[Seat]) -> dict:
+    """What every view of a running or finished game shows, for ``seat`` (or
+    a spectator, with None)."""
+    observation = observation_for(game, seat)
+    ruleset = engine.Ruleset.from_json(game.ruleset)
+    names = {s.colour: s.name for s in seats}
+    my_turn = seat is not None and observation["to_move"] == seat.colour
+    return {
+        "observation": observation,
+        "board_svg": board_svg(observation, ruleset),
+        "names": names,
+        "by_colour": {s.colour: s for s in seats},
+        "history": history(game, names=names),
+        "my_turn": my_turn,
+        "deadline": local_time(game.deadline, seat.time_zone if seat else "UTC"),
+        "time_zone": seat.time_zone if seat else "UTC",
+        "can_arrange": bool(seat and observation["players"][seat.position]["can_arrange"]),
+        "racing_others": [
+            colour
+            for colour, chair in (observation["race"] or {"chairs": {}})["chairs"].items()
+            if chair["status"] == "racing" and (seat is None or colour != seat.colour)
+        ],
+        "absences": _absences_now(seats),
+    }
 
-    from games.narrate import colour_name
 
-    layout = board(observation, ruleset)
-    race = observation["race"]
-    title = (
-        _("Race %(number)d — finish at %(finish)d") % {"number": race["number"], "finish": race["finish"]}
-        if race
-        else _("Before the first race")
-    )
-    parts = [
-        f'<svg viewBox="0 0 {layout.width} {layout.height}" width="{layout.width}" height="{layout.height}" '
-        f'role="img" aria-label="{escape(_("The race track"))}" xmlns="http://www.w3.org/2000/svg" '
-        'font-family="system-ui, sans-serif">',
-        f'<text x="10" y="18" font-size="12" fill="currentColor">{escape(title)}</text>',
-    ]
-    start_label = escape(_("START"))
-    for space in layout.spaces:
-        x, y = space["x"], space["y"]
-        if space["current"]:
-            fill, stroke, width = "#f3d27a", "#7a5c1e", 2
-        elif space["finish"]:
-            fill, stroke, width = "#efe3c4", "#9a8f7a", 1
-        elif space["start"]:
-            fill, stroke, width = "#d9ead3", "#9a8f7a", 1
-        elif space["number"] < 0:
-            fill, stroke, width = "#e3eef8", "#9a8f7a", 1
-        else:
-            fill, stroke, width = "#f4f1ea", "#9a8f7a", 1
-        label = start_label if space["start"] else str(space["number"])
-        parts.append(
-            f'<rect x="{x}" y="{y}" width="28" height="28" rx="4" fill="{fill}" stroke="{stroke}" stroke-width="{width}"/>'
-            f'<text x="{x + 2}" y="{y + 10}" font-size="8" fill="#555">{label}</text>'
-        )
-        if space["prize"]:
-            parts.append(f'<text x="{x}" y="{y + 40}" font-size="7.5" fill="#7a5c1e">{space["prize"]}</text>')
-    if layout.arch:
-        x, y = layout.arch["x"], layout.arch["y"]
-        parts.append(
-            f'<path d="M{x - 2} {y + 2} v-10 a16 12 0 0 1 32 0 v10" fill="none" stroke="#7a5c1e" stroke-width="3">'
-            f'<title>{escape(_("The arch"))}</title></path>'
-        )
-    for chair in layout.chairs:
-        parts.append(
-            f'<circle cx="{chair["x"]}" cy="{chair["y"]}" r="6" fill="{chair["fill"]}" stroke="#222">'
-            f'<title>{escape(colour_name(chair["colour"]))}</title></circle>'
-        )
-    pond = layout.pond
-    parts.append(
-        f'<ellipse cx="{pond["x"]}" cy="{pond["y"]}" rx="{pond["rx"]}" ry="{pond["ry"]}" fill="#9cc9e8" stroke="#4d8db8"/>'
-        f'<text x="{pond["x"] - 28}" y="{pond["y"] - 28}" font-size="10" fill="currentColor">{escape(_("Shell pond"))}</text>'
-        f'<text x="180" y="{pond["y"] - 28}" font-size="10" fill="currentColor">{escape(_("Placings"))}</text>'
-    )
-    for chair in layout.pond_chairs:
-        parts.append(
-            f'<circle cx="{chair["x"]}" cy="{chair["y"]}" r="6" fill="{chair["fill"]}" stroke="#222">'
-            f'<title>{escape(colour_name(chair["colour"]))}</title></circle>'
-        )
-    for chair in layout.podium:
-        parts.append(
-            f'<circle cx="{chair["x"]}" cy="{chair["y"]}" r="9" fill="{chair["fill"]}" stroke="#222">'
-            f'<title>{escape(colour_name(chair["colour"]))}</title></circle>'
-            f'<text x="{chair["x"] - 3}" y="{chair["y"] + 22}" font-size="10" fill="currentColor">{chair["place"]}</text>'
-        )
-    parts.append("</svg>")
-    return mark_safe("".join(parts))
+def seat_page(seat: Seat) -> dict:
+    """Everything the seat page shows but its forms; ``inviting`` says which
+    page it is, and the ``*_initial`` and flags say which forms it has."""
+    game = seat.game
+    seats = list(game.seats.all())
+    context: dict = {"seat": seat, "game": game, "seats": seats, "inviting": is_inviting(game)}
+    if context["inviting"]:
+        context["free_colours"] = free_colours(game, seats)
+        return context
+    context.update(game_context(game, seat, seats))
+    if context["can_arrange"]:
+        context["arrange_codes"] = arrange_codes(context["observation"], seat)
+    running = game.status == Game.Status.RUNNING
+    context["orders_initial"] = _orders_initial(seat) if running else None
+    context["player_tools"] = running or game.status == Game.Status.PAUSED
+    if context["player_tools"]:
+        context["absence_days_left"] = absence_days_left(seat)
+    return context
+
+
+def arrange_codes(observation: dict | None, seat: Seat) -> list[str]:
+    """The codes of the seat's team in slot order, as the arrange form offers them."""
+    if observation is None:
+        return []
+    return [card["code"] for card in observation["players"][seat.position]["display"] if card]
+
+
+def seat_observation(seat: Seat) -> dict | None:
+    return observation_for(seat.game, seat)
+
+
+def _orders_initial(seat: Seat) -> dict:
+    orders = seat.standing_orders or {}
+    return {
+        "auto_roll": orders.get("auto_roll", False),
+        "bid_limit": orders.get("bid_limit"),
+        "bid_every": "bid_limit" in orders and "bid_auction" not in orders,
+        "devil": orders.get("devil", ""),
+        "removal": orders.get("removal", ""),
+    }
+
+
+def game_colours(game: Game) -> tuple[str, ...]:
+    """The game's colours, straight from the stored state (no extra query)."""
+    return tuple(game.state["colours"]) if game.state else ()
+
+
+def seat_names(game: Game) -> dict:
+    return {s.colour: s.name for s in game.seats.all()}
+
+
+def accepted(seat: Seat) -> bool:
+    return seat.accepted_at is not None
+

@@ -6,19 +6,17 @@ import datetime as dt
 import zoneinfo
 
 from django.db import transaction
-from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Absence, Game, HelpRequest, Seat
 
+from games import engine
+
+from .decisions import orders_apply_now, seat_back
 from .errors import ServiceError
-from .play import load_state, orders_apply_now, seat_back
-
-
-def absence_days_left(seat: Seat) -> int:
-    used = Absence.objects.filter(seat=seat).aggregate(total=Sum("days"))["total"] or 0
-    return max(0, seat.game.absence_allowance_days - used)
+from .game_state import game_lock, load_state
+from .timing import absence_days_left, reminder_lead
 
 
 def _local_midnight(day: dt.date, zone: str) -> dt.datetime:
@@ -40,7 +38,7 @@ def absence_declare(*, seat: Seat, first_day: dt.date, days: int, mode: str) -> 
     if first_day < today or first_day > today + dt.timedelta(days=365):
         raise ServiceError(_("Start the absence today or on a later day within a year."))
     with transaction.atomic():
-        Game.objects.select_for_update().filter(pk=game.pk).first()
+        game_lock(game.pk)
         left = absence_days_left(seat)
         if not 1 <= days <= left:
             raise ServiceError(_("You have %(left)d days of absence left in this game.") % {"left": left})
@@ -61,10 +59,6 @@ def absence_declare(*, seat: Seat, first_day: dt.date, days: int, mode: str) -> 
 def _move_pending_deadline(seat: Seat, absence: Absence) -> None:
     """If the seat is deciding now and its deadline falls in the absence, it
     moves to one decision time after the absence ends."""
-    from games import engine
-
-    from .play import reminder_lead
-
     game = Game.objects.get(pk=seat.game_id)
     if game.state is None or game.deadline is None or absence.mode != Absence.Mode.EXTEND:
         return

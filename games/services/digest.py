@@ -8,11 +8,10 @@ from django.utils import timezone
 from games.models import ActionRecord, Seat
 from games.narrate import describe
 
-from .links import seat_url
-from .notify import notification_queue
+from .outbox import notification_queue
 
 
-def digest_send(*, seat: Seat) -> int:
+def seat_digest_send(*, seat: Seat) -> int:
     """Queue one digest of what happened since the last one; 0 if nothing did."""
     game = seat.game
     since = seat.digest_sent_at or game.started_at or game.created_at
@@ -35,6 +34,6 @@ def digest_send(*, seat: Seat) -> int:
             kind="digest",
             version=records[-1].seq,
             template="digest",
-            context={"link": seat_url(seat), "lines": lines},
+            context={"lines": lines},
         )
     return int(queued is not None)

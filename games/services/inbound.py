@@ -19,9 +19,9 @@ from games.enqueue import enqueue_on_commit
 from games.models import ActionRecord, InboundMessage, Seat
 
 from .errors import ServiceError
-from .links import seat_by_reply_address, seat_url
-from .notify import notification_queue
-from .play import decision_submit
+from .decisions import decision_submit
+from .links import seat_by_reply_address
+from .outbox import notification_queue
 
 RAW_LIMIT = 1_000_000
 AUTO_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
@@ -124,5 +124,5 @@ def _answer(seat: Seat, stored: InboundMessage, *, ok: bool, command: str, reaso
             kind="reply_ok" if ok else "reply_error",
             version=stored.pk,
             template="reply_ok" if ok else "reply_error",
-            context={"link": seat_url(seat), "command": command or _("(nothing)"), "reason": reason},
+            context={"command": command or _("(nothing)"), "reason": reason},
         )

@@ -11,12 +11,15 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import engine
 from games.models import ActionRecord, Game, HelpRequest, ModerationEntry, Seat, SeatHolder
 
+from .decisions import deadline_expire, orders_apply_now
 from .errors import ServiceError
-from .links import link_issue, seat_url
-from .notify import notification_queue
-from .play import deadline_expire, reminder_lead
+from .game_state import game_lock
+from .links import link_issue
+from .outbox import notification_queue
+from .timing import reminder_lead
 
 MODERATORS_GROUP = "moderators"
 REASON_MAX = 500
@@ -49,15 +52,11 @@ def _entry(*, moderator, game: Game, action: str, reason: str, seat: Seat | None
     )
 
 
-def _locked(game: Game) -> Game:
-    return Game.objects.select_for_update().get(pk=game.pk)
-
-
 def deadline_extend(*, moderator, game: Game, hours: int, reason: str) -> Game:
     if not 1 <= hours <= 24 * 30:
         raise ServiceError(_("Extend by 1 hour to 30 days."))
     with transaction.atomic():
-        game = _locked(game)
+        game = game_lock(game.pk)
         if game.deadline is None or game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
             raise ServiceError(_("There is no deadline to extend."))
         mover = _mover_seat(game)
@@ -71,7 +70,7 @@ def deadline_extend(*, moderator, game: Game, hours: int, reason: str) -> Game:
 
 def game_pause(*, moderator, game: Game, reason: str) -> Game:
     with transaction.atomic():
-        game = _locked(game)
+        game = game_lock(game.pk)
         if game.status != Game.Status.RUNNING:
             raise ServiceError(_("Only a running game can be paused."))
         _entry(moderator=moderator, game=game, action="pause", reason=reason)
@@ -83,7 +82,7 @@ def game_pause(*, moderator, game: Game, reason: str) -> Game:
 def game_resume(*, moderator, game: Game, reason: str) -> Game:
     """Deadlines move on by exactly the time the game stood paused."""
     with transaction.atomic():
-        game = _locked(game)
+        game = game_lock(game.pk)
         if game.status != Game.Status.PAUSED:
             raise ServiceError(_("Only a paused game can be resumed."))
         paused_for = timezone.now() - game.paused_at
@@ -101,7 +100,7 @@ def game_resume(*, moderator, game: Game, reason: str) -> Game:
 
 def default_apply_now(*, moderator, game: Game, reason: str) -> Game:
     with transaction.atomic():
-        game = _locked(game)
+        game = game_lock(game.pk)
         if game.status != Game.Status.RUNNING:
             raise ServiceError(_("The game is not running."))
         _entry(moderator=moderator, game=game, action="default", reason=reason, seat=_mover_seat(game))
@@ -122,7 +121,7 @@ def seat_replace(*, moderator, seat: Seat, new_email: str, reason: str) -> Seat:
     except ValidationError:
         raise ServiceError(_("Give a valid email address for the new player.")) from None
     with transaction.atomic():
-        game = _locked(seat.game)
+        game = game_lock(seat.game_id)
         seat = Seat.objects.select_related("game").get(pk=seat.pk)
         if game.status in (Game.Status.OVER, Game.Status.ABORTED):
             raise ServiceError(_("The game has ended."))
@@ -149,31 +148,29 @@ def seat_replace(*, moderator, seat: Seat, new_email: str, reason: str) -> Seat:
         seat.save()
         notification_queue(
             game=game, seat=seat, kind="handover", version=game.version, template="handover",
-            context={"link": seat_url(seat)},
+            context={},
         )
     return seat
 
 
 def autopilot_set(*, moderator, seat: Seat, on: bool, reason: str) -> Seat:
     with transaction.atomic():
-        game = _locked(seat.game)
+        game = game_lock(seat.game_id)
         _entry(moderator=moderator, game=game, action="autopilot_on" if on else "autopilot_off", reason=reason, seat=seat)
         Seat.objects.filter(pk=seat.pk).update(autopilot=on, autopilot_reason="moderator" if on else "", missed_deadlines=0)
         seat.refresh_from_db()
     if on and game.status == Game.Status.RUNNING:
-        from .play import orders_apply_now
-
         orders_apply_now(game_id=game.pk)
     return seat
 
 
 def link_resend_for(*, moderator, seat: Seat, reason: str) -> None:
     with transaction.atomic():
-        game = _locked(seat.game)
+        game = game_lock(seat.game_id)
         entry = _entry(moderator=moderator, game=game, action="resend", reason=reason, seat=seat)
         notification_queue(
             game=game, seat=seat, kind="modlink", version=entry.pk, template="link",
-            context={"link": seat_url(seat)},
+            context={},
         )
 
 
@@ -182,7 +179,7 @@ def game_abort(*, moderator, game: Game, message: str, reason: str) -> Game:
     if not message:
         raise ServiceError(_("Write the message the players will get."))
     with transaction.atomic():
-        game = _locked(game)
+        game = game_lock(game.pk)
         if game.status in (Game.Status.OVER, Game.Status.ABORTED):
             raise ServiceError(_("The game has already ended."))
         _entry(moderator=moderator, game=game, action="abort", reason=reason, detail=message[:200])
@@ -193,21 +190,19 @@ def game_abort(*, moderator, game: Game, message: str, reason: str) -> Game:
         for seat in Seat.objects.filter(game=game).select_related("game"):
             notification_queue(
                 game=game, seat=seat, kind="abort", version=game.version, template="abort",
-                context={"link": seat_url(seat), "message": message},
+                context={"message": message},
             )
     return game
 
 
 def help_handled(*, moderator, help_request: HelpRequest, reason: str) -> None:
     with transaction.atomic():
-        game = _locked(help_request.game)
+        game = game_lock(help_request.game_id)
         _entry(moderator=moderator, game=game, action="help", reason=reason, seat=help_request.seat)
         HelpRequest.objects.filter(pk=help_request.pk).update(handled_at=timezone.now())
 
 
 def _mover_seat(game: Game) -> Seat | None:
-    from games import engine
-
     if game.state is None:
         return None
     mover = engine.to_move(engine.state_from_json(game.state))

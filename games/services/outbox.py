@@ -2,7 +2,7 @@
 
 A row is claimed (pending -> sending) before it is handed to the provider and
 marked sent after, so two senders never both send it; a claim left behind by a
-sender that died is released by the sweep (timers.notifications_sweep)."""
+sender that died is released by the sweep (sweeps.notifications_sweep)."""
 
 from __future__ import annotations
 
@@ -10,16 +10,15 @@ import json
 import logging
 from datetime import timedelta
 
+from anymail.exceptions import AnymailRecipientsRefused
 from django.conf import settings
-from django.core.serializers.json import DjangoJSONEncoder
-from django.utils.dateparse import parse_datetime
 from django.core.mail import EmailMultiAlternatives
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
-from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from games.enqueue import enqueue_on_commit
+from games.mail.compose import email_message, email_render
 from games.models import Game, Notification, Seat
 
 from .links import reply_address, seat_url, unsubscribe_url
@@ -40,6 +39,8 @@ def notification_queue(
     """Write one email to the outbox; a second call for the same
     (game, seat, version, kind) writes nothing. Seats whose address bounced
     or who unsubscribed get nothing but essentials."""
+    if "link" in context:
+        raise ValueError("the seat link is added when the email is written, never stored")
     if seat.email_undeliverable and kind not in ESSENTIAL_KINDS:
         return None
     if seat.emails_stopped and kind not in ESSENTIAL_KINDS:
@@ -54,9 +55,7 @@ def notification_queue(
                 kind=kind,
                 to_email=seat.email,
                 template=template,
-                # The seat link is added when the email is written, so rows
-                # waiting in the outbox are the only ones that ever hold it.
-                context=json.loads(json.dumps({k: v for k, v in context.items() if k != "link"}, cls=DjangoJSONEncoder)),
+                context=json.loads(json.dumps(context, cls=DjangoJSONEncoder)),
                 picture=picture,
             )
     except IntegrityError:
@@ -65,59 +64,35 @@ def notification_queue(
     return notification
 
 
-def _message(notification: Notification) -> EmailMultiAlternatives:
-    seat = notification.seat
-    headers = {}
-    reply_to = []
-    if seat is not None:
-        unsubscribe = unsubscribe_url(seat)
-        headers["List-Unsubscribe"] = f"<{unsubscribe}>"
-        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-        if notification.kind == "turn" or notification.kind.startswith("reminder"):
-            reply_to = [reply_address(seat, notification.version)]
-    message = EmailMultiAlternatives(
-        subject=notification.subject,
-        body=notification.body_text,
-        to=[notification.to_email],
-        reply_to=reply_to,
-        headers=headers,
-    )
-    if notification.body_html:
-        message.attach_alternative(notification.body_html, "text/html")
-    if notification.picture:
-        from email.mime.image import MIMEImage
-
-        from games.board_image import board_png
-
-        image = MIMEImage(board_png(notification.picture["observation"], notification.picture["ruleset"]), "png")
-        image.add_header("Content-ID", "<board>")
-        image.add_header("Content-Disposition", "inline", filename="board.png")
-        message.attach(image)
-        message.mixed_subtype = "related"
-    # Links carry seat secrets: a provider rewriting them would see them all.
-    message.track_clicks = False
-    message.track_opens = False
-    message.tags = [notification.kind]
-    message.metadata = {"notification": str(notification.pk)}
-    return message
-
-
 def _written(notification: Notification) -> Notification:
-    """Render the email from its template and context, once."""
+    """Render the email from its template and context, once. The seat link is
+    added only now, so rows waiting in the outbox are the only ones that ever
+    hold it."""
     if notification.body_text or not notification.template:
         return notification
-    context = dict(notification.context or {})
-    if isinstance(context.get("deadline"), str):
-        context["deadline"] = parse_datetime(context["deadline"])
     seat = notification.seat
+    context = dict(notification.context or {})
     context.update(game=seat.game if seat else notification.game, seat=seat, site_url=settings.SITE_URL)
     if seat is not None:
         context["link"] = seat_url(seat)
-    with translation.override(settings.LANGUAGE_CODE):
-        notification.subject = render_to_string(f"emails/{notification.template}_subject.txt", context).strip()[:200]
-        notification.body_text = render_to_string(f"emails/{notification.template}.txt", context)
-        notification.body_html = render_to_string(f"emails/{notification.template}.html", context)
+    notification.subject, notification.body_text, notification.body_html = email_render(notification.template, context)
     return notification
+
+
+def _message(notification: Notification) -> EmailMultiAlternatives:
+    seat = notification.seat
+    replies = seat is not None and (notification.kind == "turn" or notification.kind.startswith("reminder"))
+    return email_message(
+        subject=notification.subject,
+        text=notification.body_text,
+        html=notification.body_html,
+        to=notification.to_email,
+        unsubscribe=unsubscribe_url(seat) if seat is not None else None,
+        reply_to=reply_address(seat, notification.version) if replies else None,
+        picture=notification.picture,
+        tag=notification.kind,
+        metadata={"notification": str(notification.pk)},
+    )
 
 
 def notification_send(*, notification_id: int) -> bool:
@@ -156,8 +131,6 @@ def notification_send(*, notification_id: int) -> bool:
 
 
 def _failed(notification: Notification, error: Exception) -> bool:
-    from anymail.exceptions import AnymailRecipientsRefused
-
     attempts = notification.attempts + 1
     if isinstance(error, AnymailRecipientsRefused):
         Notification.objects.filter(pk=notification.pk).update(

@@ -13,9 +13,10 @@ from games.models import DECISION_HOURS, Game, Notification, Seat
 from games.randomness import commitment, new_seed
 
 from .errors import ServiceError
-from .links import link_issue, seat_url
-from .notify import notification_queue
-from .play import game_begin
+from .decisions import game_begin
+from .game_state import game_lock
+from .links import link_issue
+from .outbox import notification_queue
 
 
 def game_create(
@@ -62,7 +63,7 @@ def game_create(
         for seat in Seat.objects.filter(game=game).select_related("game"):
             notification_queue(
                 game=game, seat=seat, kind="invite", version=0, template="invite",
-                context={"link": seat_url(seat), "host": {"name": host.name}, "players": len(seats)},
+                context={"host": {"name": host.name}, "players": len(seats)},
             )
     return game
 
@@ -77,7 +78,7 @@ def seat_accept(*, seat: Seat, colour: str, display_name: str, time_zone: str) -
     with transaction.atomic():
         # Locking the game row serialises the acceptances, so exactly one of
         # them sees every seat taken and starts the game.
-        game = Game.objects.select_for_update().get(pk=seat.game_id)
+        game = game_lock(seat.game_id)
         seat = Seat.objects.select_related("game").get(pk=seat.pk)
         if game.status != Game.Status.INVITING or seat.accepted_at is not None:
             raise ServiceError(_("You have already taken this seat."))
@@ -98,7 +99,7 @@ def seat_accept(*, seat: Seat, colour: str, display_name: str, time_zone: str) -
             for each in seats:
                 notification_queue(
                     game=game, seat=each, kind="start", version=0, template="start",
-                    context={"link": seat_url(each), "seats": [{"name": s.name, "colour": s.colour} for s in seats]},
+                    context={"seats": [{"name": s.name, "colour": s.colour} for s in seats]},
                 )
     return seat
 
@@ -116,47 +117,7 @@ def link_resend(*, email: str) -> int:
             earlier = Notification.objects.filter(seat=seat, kind="link").count()
             queued = notification_queue(
                 game=seat.game, seat=seat, kind="link", version=earlier, template="link",
-                context={"link": seat_url(seat)},
+                context={},
             )
             sent += queued is not None
     return sent
-
-
-def emails_stop(*, seat: Seat) -> None:
-    """The one-click unsubscribe: no more game emails to this seat (the game
-    goes on; deadlines and standing orders decide for it)."""
-    Seat.objects.filter(pk=seat.pk).update(emails_stopped=True)
-
-
-def emails_resume(*, seat: Seat, mode: str) -> None:
-    if mode not in Seat.EmailMode.values:
-        raise ServiceError(_("Choose one of the email options."))
-    Seat.objects.filter(pk=seat.pk).update(emails_stopped=False, email_mode=mode)
-
-
-def orders_set(
-    *, seat: Seat, auto_roll: bool, bid_limit: int | None, devil: str, removal: str, bid_every: bool = False
-) -> Seat:
-    """Save a seat's standing orders and apply them at once if they answer the
-    pending decision."""
-    from .orders import orders_clean
-    from .play import load_state, orders_apply_now
-
-    game = seat.game
-    if game.status != Game.Status.RUNNING:
-        raise ServiceError(_("Standing orders apply only while the game runs."))
-    state = load_state(game)
-    orders = orders_clean(
-        {
-            "auto_roll": auto_roll,
-            "bid_limit": bid_limit,
-            "bid_every": bid_every,
-            "devil": devil or None,
-            "removal": removal or None,
-        },
-        state,
-    )
-    Seat.objects.filter(pk=seat.pk).update(standing_orders=orders)
-    seat.standing_orders = orders
-    orders_apply_now(game_id=game.pk)
-    return seat

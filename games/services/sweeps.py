@@ -15,9 +15,11 @@ from django.utils import timezone
 from games.enqueue import enqueue_now
 from games.models import Game, Seat
 
-from . import digest, notify
+from .decisions import deadline_expire
+from .digest import seat_digest_send
 from .errors import ServiceError
-from .play import deadline_expire, reminder_send
+from .notices import reminder_send
+from .outbox import notifications_release
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +61,7 @@ def reminders_sweep(*, limit: int = BATCH) -> int:
 
 def notifications_sweep() -> int:
     """Send again what a lost task, a dead worker or a flushed broker left."""
-    ids = notify.notifications_release(older_than=SENDING_GRACE)
+    ids = notifications_release(older_than=SENDING_GRACE)
     for notification_id in ids:
         enqueue_now("games.notification_send", notification_id)
     return len(ids)
@@ -76,5 +78,5 @@ def digests_send() -> int:
     ).filter(Q(digest_sent_at__isnull=True) | Q(digest_sent_at__lte=now - timedelta(hours=24)))
     sent = 0
     for seat in seats.select_related("game")[:BATCH]:
-        sent += digest.digest_send(seat=seat)
+        sent += seat_digest_send(seat=seat)
     return sent

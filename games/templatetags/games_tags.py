@@ -2,7 +2,7 @@ from django import template
 from django.utils.translation import gettext_lazy as _
 
 from games.narrate import colour_name as _colour_name
-from games.selectors import COLOUR_HEX
+from games.board.colours import hex_of
 
 register = template.Library()
 
@@ -16,7 +16,7 @@ def colour_name(colour):
 
 @register.filter
 def colour_hex(colour):
-    return COLOUR_HEX.get(colour, "#888888")
+    return hex_of(colour)
 
 
 @register.filter

@@ -11,9 +11,16 @@ from django.core.validators import validate_email
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from games import engine
-from games.models import DECISION_HOURS, DEFAULT_DECISION_HOURS, Absence, Seat
 from games.narrate import colour_name
+from games.selectors.options import (
+    ABSENCE_MODES,
+    CLASSIC_RULESET,
+    DECISION_HOURS,
+    DEFAULT_DECISION_HOURS,
+    EMAIL_MODES,
+    RULESET_NAMES,
+    players_range,
+)
 
 
 def _hours_label(hours: int) -> str:
@@ -45,8 +52,8 @@ class NewGameForm(forms.Form):
     )
     ruleset = forms.ChoiceField(
         label=_("Ruleset"),
-        choices=[(name, name) for name in sorted(engine.RULESETS)],
-        initial=engine.CLASSIC.name,
+        choices=[(name, name) for name in RULESET_NAMES],
+        initial=CLASSIC_RULESET,
     )
 
     def clean_other_emails(self) -> list[str]:
@@ -65,8 +72,8 @@ class NewGameForm(forms.Form):
         data = super().clean()
         host, others = data.get("host_email"), data.get("other_emails")
         if host and others is not None:
-            ruleset = engine.get_ruleset(data.get("ruleset") or engine.CLASSIC.name)
-            low, high = ruleset.min_players - 1, ruleset.max_players - 1
+            fewest, most = players_range(data.get("ruleset") or CLASSIC_RULESET)
+            low, high = fewest - 1, most - 1
             if not low <= len(others) <= high:
                 self.add_error(
                     "other_emails",
@@ -191,7 +198,7 @@ class OrdersForm(forms.Form):
 
 
 class EmailModeForm(forms.Form):
-    email_mode = forms.ChoiceField(label=_("Emails"), choices=Seat.EmailMode.choices, widget=forms.RadioSelect)
+    email_mode = forms.ChoiceField(label=_("Emails"), choices=EMAIL_MODES, widget=forms.RadioSelect)
 
 
 class HelpForm(forms.Form):
@@ -203,4 +210,4 @@ class HelpForm(forms.Form):
 class AbsenceForm(forms.Form):
     first_day = forms.DateField(label=_("Away from (your date)"), widget=forms.DateInput(attrs={"type": "date"}))
     days = forms.IntegerField(label=_("for how many days"), min_value=1, max_value=366)
-    mode = forms.ChoiceField(label=_("Meanwhile"), choices=Absence.Mode.choices, widget=forms.RadioSelect)
+    mode = forms.ChoiceField(label=_("Meanwhile"), choices=ABSENCE_MODES, widget=forms.RadioSelect)

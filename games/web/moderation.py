@@ -7,12 +7,12 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from games import engine, moderation_selectors, selectors
-from games.models import Game, HelpRequest, Seat
+from games.selectors import moderation as moderation_reads
+from games.selectors.options import GAME_STATUSES
 from games.services import moderation
 from games.services.errors import ServiceError
 
@@ -31,43 +31,45 @@ def moderator_required(view):
     return wrapped
 
 
+def _game_or_404(public_id: str):
+    game = moderation_reads.game_by_public_id(public_id)
+    if game is None:
+        raise Http404()
+    return game
+
+
 @require_safe
 @moderator_required
 def dashboard(request):
     query = request.GET.get("q", "")[:200]
     status = request.GET.get("status", "")
-    if status not in Game.Status.values:
+    if status not in dict(GAME_STATUSES):
         status = ""
-    rows = moderation_selectors.attention(query=query, status=status)
+    rows = moderation_reads.attention(query=query, status=status)
     return render(
         request,
         "moderation/dashboard.html",
-        {"rows": rows, "query": query, "status": status, "statuses": Game.Status.choices},
+        {"rows": rows, "query": query, "status": status, "statuses": GAME_STATUSES},
     )
 
 
 @require_safe
 @moderator_required
 def game_page(request, public_id):
-    game = get_object_or_404(Game, public_id=public_id)
-    context = {"game": game, **moderation_selectors.game_in_full(game, request.user)}
-    if context["observation"]:
-        context["board_svg"] = selectors.board_svg(context["observation"], engine.Ruleset.from_json(game.ruleset))
-        context["names"] = {s.colour: s.name for s in context["seats"]}
-        context["by_colour"] = {s.colour: s for s in context["seats"]}
-    return render(request, "moderation/game.html", context)
+    game = _game_or_404(public_id)
+    return render(request, "moderation/game.html", moderation_reads.game_page(game, request.user))
 
 
 @require_POST
 @moderator_required
 def game_act(request, public_id):
-    game = get_object_or_404(Game, public_id=public_id)
+    game = _game_or_404(public_id)
     action = request.POST.get("action", "")
     reason = request.POST.get("reason", "")
     user = request.user
     seat = None
     if request.POST.get("seat", "").isdigit():
-        seat = Seat.objects.select_related("game").filter(game=game, position=int(request.POST["seat"])).first()
+        seat = moderation_reads.seat_at(game, int(request.POST["seat"]))
     try:
         if action == "extend":
             hours = request.POST.get("hours", "")
@@ -93,7 +95,7 @@ def game_act(request, public_id):
                 moderation.autopilot_set(moderator=user, seat=seat, on=action == "autopilot_on", reason=reason)
         elif action == "help_handled":
             help_id = request.POST.get("help", "")
-            help_request = HelpRequest.objects.filter(game=game, pk=int(help_id) if help_id.isdigit() else 0).first()
+            help_request = moderation_reads.help_request(game, int(help_id) if help_id.isdigit() else 0)
             if help_request is None:
                 raise ServiceError(_("No such request."))
             moderation.help_handled(moderator=user, help_request=help_request, reason=reason)

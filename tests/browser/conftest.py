@@ -155,12 +155,14 @@ def start_site(live_server, celery_env, celery_worker, settings) -> tuple[str, o
 
 
 @pytest.fixture
-def site(chromium, live_server, celery_env, celery_worker, settings) -> Iterator[Site]:
+def site(request, chromium, live_server, celery_env, celery_worker, settings) -> Iterator[Site]:
     url, _worker = start_site(live_server, celery_env, celery_worker, settings)
     context = chromium.new_context(locale="en-GB", timezone_id="Europe/Berlin")
     context.set_default_timeout(30_000)
     checks = PageChecks(origin=url)
     yield Site(url=url, env=celery_env, checks=checks, context=context)
     context.close()
+    with (SCREENSHOTS / "page-loads.txt").open("a") as tally:
+        tally.write(f"{request.node.name}: {checks.document_loads} page loads, {checks.responses} responses\n")
     if not checks.asserted:
         checks.assert_clean()

@@ -16,7 +16,7 @@ import random
 
 from games import engine
 from games.models import Game
-from games.services.play import Step, _apply_with_chance
+from games.services.game_state import Step, apply_with_chance
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def opening(game: Game, colours: list[str], variant: int) -> list[Move]:
     for one choice of bids and pushes (``variant`` seeds those choices)."""
     rng = random.Random(variant)
     sim = Game(seed=game.seed, public_id=game.public_id)
-    state, version = _apply_with_chance(sim, engine.new_game(engine.Ruleset.from_json(game.ruleset), colours), None, 0, [])
+    state, version = apply_with_chance(sim, engine.new_game(engine.Ruleset.from_json(game.ruleset), colours), None, 0, [])
     moves: list[Move] = []
     arranged = set()
     while not (state.phase == "race" and state.race.number == 2):
@@ -88,7 +88,7 @@ def opening(game: Game, colours: list[str], variant: int) -> list[Move]:
 
 def _step(sim: Game, state: engine.State, seat: int, text: str, version: int):
     action = engine.parse(text, state.ruleset)
-    return _apply_with_chance(sim, state, Step(seat, action, "player", "web"), version, [])
+    return apply_with_chance(sim, state, Step(seat, action, "player", "web"), version, [])
 
 
 def shows_everything(moves: list[Move]) -> bool:

@@ -13,7 +13,7 @@ import pytest
 
 from games import engine
 from games.models import Game
-from games.services.play import load_state
+from games.services.game_state import load_state
 from tests.browser.people import Mailbox, Player
 from tests.browser.plan import Move
 from tests.web.factories import play_until, started_game, tokens
@@ -114,7 +114,7 @@ def test_a_deadline_default_is_named_as_the_reason_a_click_came_too_late(site):
     link, position = mover_link(site, game)
     laptop = Player(site, link, "laptop")
     laptop.open()
-    from games.services.play import deadline_expire
+    from games.services.decisions import deadline_expire
 
     deadline_expire(game_id=game.pk, seen_version=game.decision_version)
     with site.checks.expecting(409):

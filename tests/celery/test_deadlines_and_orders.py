@@ -12,9 +12,10 @@ import time_machine
 
 from games import engine
 from games.models import ActionRecord, Game, Notification
-from games.services import timers
-from games.services.play import MISSED_DEADLINES_FOR_AUTOPILOT, load_state
-from games.services.setup import orders_set
+from games.services import sweeps as timers
+from games.services.decisions import MISSED_DEADLINES_FOR_AUTOPILOT
+from games.services.game_state import load_state
+from games.services.seat_settings import orders_set
 from tests.web.factories import seat_at, started_game
 
 pytestmark = pytest.mark.django_db

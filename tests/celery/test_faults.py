@@ -18,7 +18,7 @@ import time_machine
 
 from games.enqueue import enqueue_now
 from games.models import ActionRecord, Game, Notification, Seat, new_public_id
-from games.services import timers
+from games.services import sweeps as timers
 from tests.web.factories import started_game
 
 from tests.worker import wait_until
@@ -251,7 +251,7 @@ def test_two_deadline_sweeps_at_once_over_a_hundred_due_games_apply_one_action_t
     games = clone_games(started_game(players=4), 99)
     versions = dict(Game.objects.filter(pk__in=[g.pk for g in games]).values_list("pk", "decision_version"))
     make_due(*games)
-    code = "from games.services.timers import deadlines_sweep; print(deadlines_sweep())"
+    code = "from games.services.sweeps import deadlines_sweep; print(deadlines_sweep())"
 
     # The lock makes both sweeps list the due games and then queue up behind
     # it, so they really run over the same games at the same time.

@@ -9,7 +9,7 @@ import pytest
 
 from games.enqueue import enqueue_now
 from games.models import Notification
-from games.services import timers
+from games.services import sweeps as timers
 from games.services.setup import game_create
 
 from tests.worker import wait_until

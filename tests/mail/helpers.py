@@ -11,7 +11,7 @@ from django.core import mail
 
 from games import engine
 from games.models import Game, Notification, Seat
-from games.services.play import load_state
+from games.services.game_state import load_state
 from games.services.setup import game_create, seat_accept
 from tests.web.factories import COLOURS
 

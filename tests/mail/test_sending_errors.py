@@ -15,10 +15,10 @@ from django.utils import timezone
 
 import games.tasks
 from games.models import Game, Notification, Seat
-from games.services import notify
+from games.services import outbox as notify
 from games.services.links import seat_token
-from games.services.play import decision_submit
-from games.services.timers import reminders_sweep
+from games.services.decisions import decision_submit
+from games.services.sweeps import reminders_sweep
 
 from .helpers import ANYMAIL_TEST_SETTINGS, basic_auth, mover, post_json, started_game
 
@@ -120,7 +120,7 @@ def test_the_send_task_retries_with_a_growing_capped_countdown(monkeypatch):
         countdowns.append(countdown)
         return Retry("retry", exc)
 
-    monkeypatch.setattr(games.tasks.notify, "notification_send", transient)
+    monkeypatch.setattr(games.tasks.outbox, "notification_send", transient)
     monkeypatch.setattr(type(task), "retry", fake_retry)
     for retries in range(10):
         task.push_request(retries=retries, called_directly=False)

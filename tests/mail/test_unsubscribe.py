@@ -11,7 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from games import engine
 from games.models import Notification, Seat
 from games.services.links import seat_token
-from games.services.play import decision_submit, load_state
+from games.services.decisions import decision_submit
+from games.services.game_state import load_state
 from tests.web.pages import forms_of
 
 from .helpers import mails_to, mover, started_game

@@ -6,7 +6,7 @@ import html
 
 from games import engine
 from games.models import Game, HelpRequest, ModerationEntry, Notification, Seat
-from games.services.play import load_state
+from games.services.game_state import load_state
 
 
 def act(client, game: Game, action: str, reason: str = "player ill", follow: bool = False, **data):
@@ -68,8 +68,8 @@ def play_with_silent_seats(game: Game, silent: set[int], traveller, until, rng=N
     import random
     from datetime import timedelta
 
-    from games.services.play import decision_submit
-    from games.services.timers import deadlines_sweep
+    from games.services.decisions import decision_submit
+    from games.services.sweeps import deadlines_sweep
 
     rng = rng or random.Random(0)
     for _ in range(limit):

@@ -14,8 +14,9 @@ import time_machine
 
 from games import engine
 from games.models import Absence, ActionRecord, Game
-from games.services.play import load_state, reminder_lead
-from games.services.timers import deadlines_sweep
+from games.services.game_state import load_state
+from games.services.timing import reminder_lead
+from games.services.sweeps import deadlines_sweep
 from tests.web.factories import play_steps, play_until, seat_at, started_game, tokens
 
 from .helpers import act, mover, text_of

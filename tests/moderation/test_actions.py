@@ -13,8 +13,9 @@ from django.core import mail
 from games import engine
 from games.models import ActionRecord, Game, ModerationEntry, Notification
 from games.services.links import seat_token
-from games.services.play import load_state, reminder_lead
-from games.services.timers import deadlines_sweep, reminders_sweep
+from games.services.game_state import load_state
+from games.services.timing import reminder_lead
+from games.services.sweeps import deadlines_sweep, reminders_sweep
 from tests.web.factories import play_until, seat_at, started_game, tokens
 from tests.web.pages import path_of, seat_links
 

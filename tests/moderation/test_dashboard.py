@@ -9,8 +9,8 @@ import pytest
 import time_machine
 
 from games.models import Game, HelpRequest, Seat
-from games.services.notify import seat_mark_undeliverable
-from games.services.timers import deadlines_sweep
+from games.services.outbox import seat_mark_undeliverable
+from games.services.sweeps import deadlines_sweep
 from tests.web.factories import seat_at, started_game, tokens
 
 from .helpers import act, play_with_silent_seats, text_of

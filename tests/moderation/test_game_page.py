@@ -10,8 +10,8 @@ from django.contrib.auth.models import Group, User
 
 from games import engine
 from games.models import Notification
-from games.services.play import load_state
-from games.services.timers import deadlines_sweep
+from games.services.game_state import load_state
+from games.services.sweeps import deadlines_sweep
 from tests.web.factories import seat_at, started_game, tokens
 
 from .helpers import act, mover, text_of

@@ -11,7 +11,7 @@ import time_machine
 
 from games import engine
 from games.models import ActionRecord, Seat
-from games.services.play import load_state
+from games.services.game_state import load_state
 from tests.web.factories import play_until, seat_at, started_game, tokens
 
 from .helpers import act, mover, play_with_silent_seats, text_of

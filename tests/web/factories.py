@@ -9,7 +9,8 @@ from django.db import transaction
 from games import engine
 from games.models import Game, Seat
 from games.services.links import seat_token
-from games.services.play import decision_submit, load_state
+from games.services.decisions import decision_submit
+from games.services.game_state import load_state
 from games.services.setup import game_create, seat_accept
 
 COLOURS = ("red", "yellow", "green", "blue", "white", "black")

@@ -7,7 +7,7 @@ import random
 
 from games import engine
 from games.models import ActionRecord, Game, Notification, Seat
-from games.services.play import load_state
+from games.services.game_state import load_state
 from games.services.setup import game_create, seat_accept
 from tests.web.factories import COLOURS, play_until, started_game
 

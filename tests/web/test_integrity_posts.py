@@ -10,7 +10,8 @@ from django.test import Client
 from games import engine
 from games.models import Game, Seat
 from games.services.links import link_issue
-from games.services.play import decision_submit, load_state
+from games.services.decisions import decision_submit
+from games.services.game_state import load_state
 from tests.web.factories import play_steps, seat_at, started_game, tokens
 from tests.web.integrity_helpers import (
     counts,

@@ -23,7 +23,7 @@ from games import engine
 from games.models import ActionRecord, Game, Notification, Seat
 from games.randomness import commitment, pick_index
 from games.services import setup as setup_service
-from games.services.play import load_state
+from games.services.game_state import load_state
 from games.services.setup import game_create, seat_accept
 from tests.web.factories import COLOURS, play_steps, play_until, started_game, tokens
 

@@ -34,7 +34,7 @@ from games import engine
 from games.engine import ruleset as ruleset_module
 from games.models import ActionRecord, Game, Notification
 from games.services import setup as setup_service
-from games.services.play import load_state
+from games.services.game_state import load_state
 from tests.web.factories import play_steps, started_game, tokens
 
 pytestmark = pytest.mark.django_db

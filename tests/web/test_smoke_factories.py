@@ -4,7 +4,7 @@ import pytest
 
 from games import engine
 from games.models import ActionRecord, Game
-from games.services.play import load_state
+from games.services.game_state import load_state
 from tests.web.factories import play_until, started_game, tokens
 
 pytestmark = pytest.mark.django_db

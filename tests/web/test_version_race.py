@@ -24,10 +24,11 @@ from django.db import connection, connections
 from django.test import Client
 
 from games import engine
-from games.forms import decision_form_data
+from games.web.forms import decision_form_data
 from games.models import ActionRecord, Game, Notification, Seat
 from games.services.errors import StaleDecision
-from games.services.play import deadline_expire, decision_submit, load_state
+from games.services.decisions import deadline_expire, decision_submit
+from games.services.game_state import load_state
 from tests.web.factories import seat_at, started_game, tokens
 from tests.web.pages import forms_of
 

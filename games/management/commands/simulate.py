@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
 from games.autoplay import sensible_action
-from games.engine import CHANCE, apply, get_ruleset, is_over, to_move
+from games.engine import apply, get_ruleset, is_over, new_game, to_move
 from games.engine.events import events
 from games.narrate import describe
 
@@ -52,7 +52,6 @@ class Command(BaseCommand):
                 _("%(name)s is for %(low)d to %(high)d players")
                 % {"name": rules.name, "low": rules.min_players, "high": rules.max_players}
             )
-        from games.engine import new_game
 
         rng = random.Random(seed)
         state = new_game(rules, rules.colours[:players])

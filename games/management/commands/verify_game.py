@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from games.models import Game
-from games.verification import game_verify
+from games.selectors.verification import game_verify
 
 
 class Command(BaseCommand):

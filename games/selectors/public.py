@@ -1,0 +1,47 @@
+"""What anyone may see of a game: the spectator page, the JSON views and the
+check of the dice once the seed is revealed."""
+
+from __future__ import annotations
+
+from games.models import Game, Seat
+
+from .seat import game_context, observation_for
+from .verification import Report, game_verify
+
+
+def game_by_public_id(public_id: str) -> Game | None:
+    return Game.objects.filter(public_id=public_id).first()
+
+
+def spectator_page(game: Game) -> dict:
+    seats = list(game.seats.all())
+    context = {"game": game, "seats": seats}
+    if game.state is not None:
+        context.update(game_context(game, None, seats))
+    return context
+
+
+def verify_report(game: Game) -> Report | None:
+    """Only a finished game's seed is revealed, so only it can be checked."""
+    return game_verify(game=game) if game.status == Game.Status.OVER else None
+
+
+def game_json(game: Game, seat: Seat | None) -> dict:
+    seats = list(game.seats.all())
+    return {
+        "game": {
+            "id": game.public_id,
+            "status": game.status,
+            "version": game.version,
+            "decision_version": game.decision_version,
+            "deadline": game.deadline.isoformat() if game.deadline else None,
+            "seed_commitment": game.seed_commitment,
+            "seed": game.seed if game.status == Game.Status.OVER else None,
+        },
+        "seats": [
+            {"position": s.position, "colour": s.colour, "name": s.name if s.accepted_at else None}
+            for s in seats
+        ],
+        "viewer": None if seat is None else seat.colour,
+        "observation": observation_for(game, seat),
+    }

@@ -1,0 +1,49 @@
+"""What a player sets on their seat page: standing orders and their emails."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from games.models import Game, Seat
+
+from .decisions import orders_apply_now
+from .errors import ServiceError
+from .game_state import load_state
+from .orders import orders_clean
+
+
+def emails_stop(*, seat: Seat) -> None:
+    """The one-click unsubscribe: no more game emails to this seat (the game
+    goes on; deadlines and standing orders decide for it)."""
+    Seat.objects.filter(pk=seat.pk).update(emails_stopped=True)
+
+
+def emails_resume(*, seat: Seat, mode: str) -> None:
+    if mode not in Seat.EmailMode.values:
+        raise ServiceError(_("Choose one of the email options."))
+    Seat.objects.filter(pk=seat.pk).update(emails_stopped=False, email_mode=mode)
+
+
+def orders_set(
+    *, seat: Seat, auto_roll: bool, bid_limit: int | None, devil: str, removal: str, bid_every: bool = False
+) -> Seat:
+    """Save a seat's standing orders and apply them at once if they answer the
+    pending decision."""
+    game = seat.game
+    if game.status != Game.Status.RUNNING:
+        raise ServiceError(_("Standing orders apply only while the game runs."))
+    state = load_state(game)
+    orders = orders_clean(
+        {
+            "auto_roll": auto_roll,
+            "bid_limit": bid_limit,
+            "bid_every": bid_every,
+            "devil": devil or None,
+            "removal": removal or None,
+        },
+        state,
+    )
+    Seat.objects.filter(pk=seat.pk).update(standing_orders=orders)
+    seat.standing_orders = orders
+    orders_apply_now(game_id=game.pk)
+    return seat

@@ -1,0 +1,53 @@
+"""What several views need around them: private pages, seat links, debug-only
+pages."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.conf import settings
+from django.http import Http404
+from django.shortcuts import render
+
+from games.selectors.seat import seat_for_link
+
+
+def private(view):
+    """Pages opened by a secret link: never cached, never leak the link as a
+    referrer to another site. same-origin rather than no-referrer, because with
+    no-referrer Chromium posts our own forms with "Origin: null", which the
+    CSRF check refuses."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        response["Cache-Control"] = "no-store"
+        response["Referrer-Policy"] = "same-origin"
+        return response
+
+    return wrapped
+
+
+def with_seat(view):
+    """Resolve the link's seat, or answer with a clear page for a bad link."""
+
+    @wraps(view)
+    def wrapped(request, token, *args, **kwargs):
+        seat, why = seat_for_link(token)
+        if why == "handed_over":
+            return render(request, "seat/handed_over.html", status=410)
+        if seat is None:
+            return render(request, "seat/link_invalid.html", status=404)
+        return view(request, seat, token, *args, **kwargs)
+
+    return private(wrapped)
+
+
+def debug_only(view):
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if not settings.DEBUG:
+            raise Http404()
+        return view(request, *args, **kwargs)
+
+    return wrapped

@@ -1,0 +1,96 @@
+"""Pages for anyone: the home page, a new game, the spectator's view, the
+check of the dice, and asking for one's links again."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_safe
+
+from games.selectors.public import game_by_public_id, game_json, spectator_page, verify_report
+from games.services.errors import ServiceError
+from games.services.setup import game_create, link_resend
+
+from .forms import LinkResendForm, NewGameForm
+
+# A sedan-chair gold dot; browsers ask for /favicon.ico whatever the page says,
+# and a 404 there is an error in every console.
+FAVICON_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">'
+    '<circle cx="8" cy="8" r="7" fill="#7a5c1e"/></svg>'
+)
+
+
+@require_safe
+def favicon(request):
+    response = HttpResponse(FAVICON_SVG, content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@require_safe
+def home(request):
+    return render(request, "public/home.html")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def game_new(request):
+    form = NewGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            game_create(
+                host_name=data["host_name"],
+                host_email=data["host_email"],
+                other_emails=data["other_emails"],
+                decision_hours=data["decision_hours"],
+                ruleset_name=data["ruleset"],
+            )
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            return redirect("game_created")
+    return render(request, "public/new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@require_safe
+def game_created(request):
+    return render(request, "public/created.html")
+
+
+def _game_or_404(public_id: str):
+    game = game_by_public_id(public_id)
+    if game is None:
+        raise Http404()
+    return game
+
+
+@require_safe
+def spectator(request, public_id):
+    return render(request, "public/spectator.html", spectator_page(_game_or_404(public_id)))
+
+
+@require_safe
+def spectator_json(request, public_id):
+    return JsonResponse(game_json(_game_or_404(public_id), None))
+
+
+@require_safe
+def verify(request, public_id):
+    game = _game_or_404(public_id)
+    return render(request, "public/verify.html", {"game": game, "report": verify_report(game)})
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def link_resend_view(request):
+    form = LinkResendForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        link_resend(email=form.cleaned_data["email"])
+        # The same page whether or not the address plays anywhere.
+        return redirect("link_sent")
+    return render(request, "public/link_resend.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@require_safe
+def link_sent(request):
+    return render(request, "public/link_sent.html")
