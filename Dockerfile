@@ -5,6 +5,10 @@ WORKDIR /app
 COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt
 COPY . .
+# Static files go outside var/ (a volume may be mounted there) and are served
+# by WhiteNoise from the image.
+ENV STATIC_ROOT=/app/static
+RUN python manage.py collectstatic --noinput -v 0
 RUN useradd --create-home versailles && mkdir -p var && chown versailles var
 USER versailles
 EXPOSE 8000

@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv run migrate test chromium
+.PHONY: venv run migrate static test chromium
 
 venv: $(VENV)/.installed
 
@@ -19,8 +19,12 @@ $(VENV)/.installed: requirements.txt
 migrate: venv
 	$(BIN)/python manage.py migrate
 
+# Static files into var/static, served by WhiteNoise as in production.
+static: venv
+	$(BIN)/python manage.py collectstatic --noinput -v 0
+
 # Web, Celery worker and beat together (Procfile.dev); Ctrl-C stops all three.
-run: migrate
+run: migrate static
 	$(BIN)/honcho start -f Procfile.dev
 
 test: venv

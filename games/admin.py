@@ -6,6 +6,8 @@ nonce, no email body (decision emails carry the seat's secret cards), and of
 the log only what the history shows (chance draws name secret cards)."""
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.core.exceptions import FieldDoesNotExist
 
 from games.models import (
     Absence,
@@ -16,10 +18,49 @@ from games.models import (
     ModerationEntry,
     Notification,
     Seat,
+    SeatHolder,
 )
+
+# Every column that holds a secret, by model. None is shown, searched or
+# filtered on: a filter such as ?seed__startswith=a answers "is there such a
+# game", one letter at a time, as well as showing the value would.
+SECRET_FIELDS = {
+    Game: {"seed", "state"},
+    Seat: {"link_nonce", "token_hash", "standing_orders"},
+    SeatHolder: {"token_hash"},
+    # Chance draws name the cards drawn; the public part is in events.
+    ActionRecord: {"action"},
+    # Bodies held the seat link and the seat's secret cards until sent.
+    Notification: {"body_text", "body_html", "context", "picture"},
+    # The whole received email: its reply address carries the seat's secret.
+    InboundMessage: {"raw"},
+    get_user_model(): {"password"},
+}
+
+
+def touches_secret(model, lookup: str) -> bool:
+    """Whether a lookup such as "game__seed__startswith" reaches a secret column,
+    following relations from ``model``."""
+    for part in lookup.split("__"):
+        try:
+            field = model._meta.get_field(part)
+        except FieldDoesNotExist:
+            return False
+        if part in SECRET_FIELDS.get(model, ()):
+            return True
+        if not field.is_relation or field.related_model is None:
+            return False
+        model = field.related_model
+    return False
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
+    def lookup_allowed(self, lookup, value, request=None):
+        # Refused lookups make the admin answer 400, the same whatever the value.
+        if touches_secret(self.model, lookup):
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
     def has_add_permission(self, request, obj=None):
         return False
 

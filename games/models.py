@@ -191,6 +191,7 @@ class InboundMessage(models.Model):
 
     class Status(models.TextChoices):
         RECEIVED = "received", _("received")
+        PROCESSING = "processing", _("processing")
         APPLIED = "applied", _("applied")
         REFUSED = "refused", _("refused")
         IGNORED = "ignored", _("ignored")
@@ -198,11 +199,20 @@ class InboundMessage(models.Model):
     # Hash of the Message-ID (or of the whole message when it has none): the
     # same message delivered twice is stored, and acted on, once.
     fingerprint = models.CharField(max_length=64, unique=True)
+    # At most inbound.RAW_LIMIT characters; ``size`` is how long it was when
+    # received, so a cut message is refused rather than half read.
     raw = models.TextField()
+    size = models.PositiveIntegerField(default=0)
     received_at = models.DateTimeField(auto_now_add=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RECEIVED)
+    # Set when a worker claims the row; a claim older than the sweep's grace
+    # period belongs to a worker that died.
+    claimed_at = models.DateTimeField(null=True, blank=True)
     seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True)
     result = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "received_at"])]
 
 
 class SeatHolder(models.Model):

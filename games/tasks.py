@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games.services import inbound, outbox, sweeps
+from games.services import inbound, outbox, setup, sweeps
 
 # State-changing tasks are idempotent by the version rule (or by the outbox
 # claim), so a task redelivered after a worker died is harmless.
@@ -19,15 +19,18 @@ STATE_CHANGING = {
 @shared_task(
     name="games.notification_send",
     bind=True,
-    max_retries=8,
+    # The outbox fails the row on its last attempt, so it never waits for a
+    # retry that will not come.
+    max_retries=outbox.MAX_ATTEMPTS - 1,
     **STATE_CHANGING,
 )
 def notification_send(self, notification_id: int) -> None:
     try:
         outbox.notification_send(notification_id=notification_id)
     except outbox.TransientSendError as error:
-        # 30 s, 1 min, 2 min, ... up to about two hours.
-        raise self.retry(exc=error, countdown=min(30 * 2**self.request.retries, 7200))
+        # 30 s, 1 min, 2 min, ... up to two hours; the sweep waits as long.
+        delay = outbox.retry_delay(self.request.retries + 1)
+        raise self.retry(exc=error, countdown=int(delay.total_seconds()))
 
 
 @shared_task(name="games.deadlines_sweep", **STATE_CHANGING)
@@ -53,3 +56,15 @@ def digests_send() -> int:
 @shared_task(name="games.inbound_process", **STATE_CHANGING)
 def inbound_process(inbound_id: int) -> None:
     inbound.inbound_process(inbound_id=inbound_id)
+
+
+@shared_task(name="games.inbound_sweep", **STATE_CHANGING)
+def inbound_sweep() -> int:
+    return sweeps.inbound_sweep()
+
+
+# The request only names the address: looking up its seats here keeps the
+# page's answer the same, and as fast, whether or not the address plays.
+@shared_task(name="games.link_resend", soft_time_limit=60, time_limit=90)
+def link_resend(email: str) -> bool:
+    return setup.link_resend(email=email)

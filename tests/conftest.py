@@ -40,6 +40,15 @@ def pytest_make_collect_report(collector):
 
 
 @pytest.fixture(autouse=True)
+def _cache_of_its_own(settings, request):
+    # Rate limits count in the cache: each test starts from zero, and never
+    # touches the Redis a run against services shares with Celery.
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": request.node.nodeid}
+    }
+
+
+@pytest.fixture(autouse=True)
 def _tasks_run_inline(settings):
     # Tests that are not about Celery get their after-commit tasks run in
     # process; tests of the real worker set TASKS_INLINE = False themselves.

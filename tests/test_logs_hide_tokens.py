@@ -29,6 +29,7 @@ from django.test import Client
 import pytest
 
 from games.log_filters import HideSeatTokens, redact_secrets
+from games.services.links import seat_by_token, unsubscribe_token
 import versailles_site.celery  # noqa: F401  (connects the logging signal handlers)
 from tests.worker import database_env, wait_until
 from tests.web.factories import started_game, tokens
@@ -281,6 +282,7 @@ def _get(url: str, headers: dict[str, str]) -> int:
 
 def test_gunicorn_logs_requests_and_referers_with_the_tokens_hidden(transactional_db, tmp_path):
     token = tokens(started_game())[0]
+    unsubscribe = unsubscribe_token(seat_by_token(token))
     made_up = made_up_token()
     log_path = tmp_path / "gunicorn.log"
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH", "GUNICORN_CMD_ARGS")}
@@ -305,7 +307,7 @@ def test_gunicorn_logs_requests_and_referers_with_the_tokens_hidden(transactiona
     try:
         base = wait_until(listening, timeout=30, what="gunicorn to listen")
         assert _get(f"{base}/s/{token}/", {"Referer": f"http://127.0.0.1/s/{token}/"}) == 200
-        assert _get(f"{base}/u/{token}/", {}) == 200
+        assert _get(f"{base}/u/{unsubscribe}/", {}) == 200
         assert _get(f"{base}/s/{made_up}/", {}) == 404
         # The access line is written once the response is sent.
         wait_until(
@@ -320,6 +322,7 @@ def test_gunicorn_logs_requests_and_referers_with_the_tokens_hidden(transactiona
             process.wait(timeout=10)
     written = output()
     assert token not in written
+    assert unsubscribe not in written and unsubscribe.partition(".")[2] not in written
     assert made_up not in written
     for line in [
         '"GET /s/<hidden>/ HTTP/1.1" 200',

@@ -105,6 +105,17 @@ def secret_key(environ: Mapping[str, str], *, debug: bool) -> str:
     return value
 
 
+def secret_key_fallbacks(environ: Mapping[str, str], *, debug: bool) -> list[str]:
+    """Earlier SECRET_KEYs, still accepted for links and reply addresses made
+    under them (and by Django for sessions), so rotating the key ends no game."""
+    keys = env_list(environ, "SECRET_KEY_FALLBACKS", [])
+    if not debug and DEV_SECRET_KEY in keys:
+        raise ImproperlyConfigured(
+            "SECRET_KEY_FALLBACKS must not hold the built-in development key when DEBUG is false"
+        )
+    return keys
+
+
 def site_url(environ: Mapping[str, str], default: str) -> str:
     value = env_str(environ, "SITE_URL", default)
     parts = _split("SITE_URL", value)
@@ -121,6 +132,21 @@ def site_url(environ: Mapping[str, str], default: str) -> str:
             f"SITE_URL must look like https://example.org (scheme and host only), got {value!r}"
         )
     return value.rstrip("/")
+
+
+def proxy_ssl_header(environ: Mapping[str, str]) -> tuple[str, str] | None:
+    """SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto: https" as Django wants it,
+    ("HTTP_X_FORWARDED_PROTO", "https"). Set it only behind a proxy that
+    always sets that header itself: otherwise a client could claim HTTPS."""
+    value = _raw(environ, "SECURE_PROXY_SSL_HEADER")
+    if value is None:
+        return None
+    name, colon, expected = (part.strip() for part in value.partition(":"))
+    if not colon or not re.fullmatch(r"[A-Za-z0-9-]+", name) or not expected:
+        raise ImproperlyConfigured(
+            f"SECURE_PROXY_SSL_HEADER must look like 'X-Forwarded-Proto: https', got {value!r}"
+        )
+    return "HTTP_" + name.upper().replace("-", "_"), expected
 
 
 def database_config(environ: Mapping[str, str], *, sqlite_path: str) -> dict:
@@ -204,6 +230,31 @@ def redis_url(environ: Mapping[str, str]) -> str | None:
 DEV_MAILBOX_BACKEND = "games.mail.devmail.MailboxBackend"
 
 
+WEBHOOK_PASSWORD_MIN = 16
+
+
+def _check_webhook_secret(secret: str | None, provider: str | None) -> None:
+    """``provider`` is an anymail one, or None for the dev mailbox and SMTP.
+    With a provider the webhooks take replies and bounce reports: without a
+    secret anyone could post them (games.web.webhooks closes them then, but a
+    provider configured without one is a mistake, so start-up says so)."""
+    if secret is None:
+        if provider is None:
+            return
+        raise ImproperlyConfigured(
+            f"ANYMAIL_WEBHOOK_SECRET must be set when EMAIL_PROVIDER is {provider!r}: without it the "
+            "provider's webhooks (replies, bounce reports) would accept anyone. Set it to "
+            f"user:password (a random password of {WEBHOOK_PASSWORD_MIN} or more characters) and put "
+            "the same in the webhook URLs you give the provider"
+        )
+    user, colon, password = secret.partition(":")
+    if not colon or not user or len(password) < WEBHOOK_PASSWORD_MIN or any(c.isspace() for c in secret):
+        raise ImproperlyConfigured(
+            f"ANYMAIL_WEBHOOK_SECRET must look like user:password, with a random password of "
+            f"{WEBHOOK_PASSWORD_MIN} or more characters and no spaces"
+        )
+
+
 def email_config(environ: Mapping[str, str]) -> tuple[str, dict]:
     """EMAIL_BACKEND and the ANYMAIL settings from EMAIL_PROVIDER.
 
@@ -218,6 +269,8 @@ def email_config(environ: Mapping[str, str]) -> tuple[str, dict]:
         if name.startswith("ANYMAIL_") and value.strip()
     }
     provider = _raw(environ, "EMAIL_PROVIDER")
+    if provider is None or provider.lower() in ("smtp", "console"):
+        _check_webhook_secret(anymail.get("WEBHOOK_SECRET"), None)
     if provider is None:
         return DEV_MAILBOX_BACKEND, anymail
     provider = provider.lower()
@@ -235,4 +288,5 @@ def email_config(environ: Mapping[str, str]) -> tuple[str, dict]:
             "(use its backend module name, e.g. mailgun, postmark, sendgrid, amazon_ses), "
             "'smtp', or leave it unset for the dev mailbox"
         )
+    _check_webhook_secret(anymail.get("WEBHOOK_SECRET"), provider)
     return f"anymail.backends.{provider}.EmailBackend", anymail

@@ -6,6 +6,7 @@ and Celery's filesystem broker under var/, no other services needed.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
@@ -18,8 +19,10 @@ from versailles_site.env import (
     env_bool,
     env_list,
     env_path,
+    proxy_ssl_header,
     redis_url,
     secret_key,
+    secret_key_fallbacks,
     site_url,
 )
 
@@ -35,6 +38,9 @@ VAR_DIR.mkdir(parents=True, exist_ok=True)
 # production sets DEBUG=false, which then demands a real SECRET_KEY.
 DEBUG = env_bool(os.environ, "DEBUG", True)
 SECRET_KEY = secret_key(os.environ, debug=DEBUG)
+# Rotating the key: put the old one here; links and reply addresses made under
+# it keep working (games.services.links), and so do sessions.
+SECRET_KEY_FALLBACKS = secret_key_fallbacks(os.environ, debug=DEBUG)
 ALLOWED_HOSTS = env_list(
     os.environ, "ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"]
 )
@@ -42,7 +48,17 @@ ALLOWED_HOSTS = env_list(
 # Base for absolute links in email, where there is no request to build from.
 SITE_URL = site_url(os.environ, "http://127.0.0.1:8000")
 CSRF_TRUSTED_ORIGINS = [SITE_URL]
-SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SITE_URL.startswith("https://")
+HTTPS = SITE_URL.startswith("https://")
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+# Served over HTTPS (SITE_URL says so): plain HTTP is redirected, and browsers
+# are told for a year to use nothing else. Behind a proxy that ends TLS,
+# SECURE_PROXY_SSL_HEADER names the header it sets, or every request would be
+# redirected again and again.
+SECURE_PROXY_SSL_HEADER = proxy_ssl_header(os.environ)
+SECURE_SSL_REDIRECT = env_bool(os.environ, "SECURE_SSL_REDIRECT", HTTPS)
+SECURE_HSTS_SECONDS = env_int(os.environ, "SECURE_HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool(os.environ, "SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env_bool(os.environ, "SECURE_HSTS_PRELOAD", HTTPS)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -52,11 +68,19 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "anymail",
+    "axes",
     "games.apps.GamesConfig",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files (the admin's too) from the app itself, gunicorn included:
+    # collected by collectstatic into STATIC_ROOT.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "versailles_site.headers.SecurityHeadersMiddleware",
+    # Before anything reads a provider's webhook request (it may carry an email
+    # built to stall a parser), and closing the webhooks without a secret.
+    "games.web.webhooks.WebhookDoor",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After sessions, before common: it reads the session and CommonMiddleware
     # resolves URLs (APPEND_SLASH) in the active language.
@@ -66,6 +90,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a lockout into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "versailles_site.urls"
@@ -110,7 +136,15 @@ LANGUAGES = [("en", _("English")), ("de", _("German"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT = Path(env_path(os.environ, "STATIC_ROOT", str(VAR_DIR / "static")))
+# WhiteNoise warns on every start while the folder is missing.
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+# Compressed copies, made by collectstatic; no manifest, so pages render
+# (and tests run) without collectstatic having been run first.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
 
 # Celery: Redis when REDIS_URL is set, otherwise kombu's filesystem transport
 # so that worker and beat run as real processes with no broker to install.
@@ -132,6 +166,18 @@ else:
     for folder in ("queue", "processed", "control"):
         (CELERY_DIR / folder).mkdir(parents=True, exist_ok=True)
 
+# Rate limits (games.web.limits) count in the cache, which every web process
+# must share: Redis when there is one, else files under VAR_DIR.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+        }
+    }
+
 # JSON only: pickle would let anyone who can write to the broker run code.
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
@@ -145,6 +191,7 @@ CELERY_BEAT_SCHEDULE = {
     "deadlines": {"task": "games.deadlines_sweep", "schedule": 30.0},
     "reminders": {"task": "games.reminders_sweep", "schedule": 60.0},
     "unsent-email": {"task": "games.notifications_sweep", "schedule": 60.0},
+    "unread-replies": {"task": "games.inbound_sweep", "schedule": 30.0},
     "digests": {"task": "games.digests_send", "schedule": 3600.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
@@ -187,6 +234,28 @@ LOGGING = {
         "django.request": {"handlers": ["console"], "level": "WARNING", "propagate": False},
     },
 }
+
+# Client addresses, for rate limits and login lockouts: REMOTE_ADDR, unless the
+# app runs behind this many reverse proxies that each append the address they
+# saw to X-Forwarded-For (then the one the outermost proxy appended; anything
+# left of it was written by the client and is not trusted).
+TRUSTED_PROXY_HOPS = env_int(os.environ, "TRUSTED_PROXY_HOPS", 0)
+
+# Sign-in lockout (django-axes): failures are counted per username and client
+# address together, so a stranger guessing a moderator's password is stopped
+# without locking the moderator out from their own address.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "moderation/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "games.web.limits.client_ip"
+# Axes would log every attempt with its username; the lockout needs no log.
+AXES_VERBOSE = False
 
 LOGIN_URL = "mod_login"
 LOGIN_REDIRECT_URL = "mod_dashboard"

@@ -21,7 +21,7 @@ from .observe import observe
 from .rules import apply, can_arrange, chance_outcomes, decision_kind, is_over, legal_actions
 from .ruleset import CLASSIC, RULESETS, BearerKind, Ruleset, get_ruleset
 from .serialize import log_from_json, log_to_json, replay, state_from_json, state_to_json
-from .state import CHANCE, HOLE, State, new_game, standings, to_move
+from .state import CHANCE, HOLE, State, auction_key, new_game, standings, to_move
 
 __all__ = [
     "Action", "Arrange", "Bid", "Die", "Draw", "Pass", "Push", "Remove", "Roll", "StartPlayer",
@@ -29,5 +29,5 @@ __all__ = [
     "observe", "apply", "can_arrange", "chance_outcomes", "decision_kind", "is_over",
     "legal_actions", "CLASSIC", "RULESETS", "BearerKind", "Ruleset", "get_ruleset",
     "log_from_json", "log_to_json", "replay", "state_from_json", "state_to_json",
-    "CHANCE", "HOLE", "State", "new_game", "standings", "to_move",
+    "CHANCE", "HOLE", "State", "auction_key", "new_game", "standings", "to_move",
 ]

@@ -157,6 +157,15 @@ def new_game(ruleset: Ruleset, colours: tuple[str, ...] | list[str]) -> State:
     )
 
 
+def auction_key(state: State) -> str | None:
+    """Names the auction under way (None between auctions), so that what is
+    meant for one auction can end with it."""
+    auction = state.auction
+    if auction is None:
+        return None
+    return f"{auction.kind}:{len(state.results)}:{auction.number}"
+
+
 def to_move(state: State) -> int | None:
     """The seat to decide, CHANCE, or None once the game is over."""
     if state.draws:

@@ -8,7 +8,8 @@ from email.mime.image import MIMEImage
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.template.loader import render_to_string
+from django.template import Context
+from django.template.loader import get_template, render_to_string
 from django.utils import translation
 from django.utils.dateparse import parse_datetime
 
@@ -24,10 +25,17 @@ def email_render(template: str, context: dict) -> tuple[str, str, str]:
     if isinstance(context.get("deadline"), str):
         context["deadline"] = parse_datetime(context["deadline"])
     with translation.override(settings.LANGUAGE_CODE):
-        subject = render_to_string(f"emails/{template}_subject.txt", context).strip()[:SUBJECT_MAX]
-        text = render_to_string(f"emails/{template}.txt", context)
+        # One line: a line break in a header ends it, or starts another.
+        subject = " ".join(_plain(f"emails/{template}_subject.txt", context).split())[:SUBJECT_MAX]
+        text = _plain(f"emails/{template}.txt", context)
         html = render_to_string(f"emails/{template}.html", context)
     return subject, text, html
+
+
+def _plain(name: str, context: dict) -> str:
+    """A plain-text template, rendered with autoescape off whatever the
+    template says: "O'Brien & Co" is not HTML and must not read "O&#x27;Brien"."""
+    return get_template(name).template.render(Context(context, autoescape=False))
 
 
 def email_message(
@@ -41,8 +49,11 @@ def email_message(
     picture: dict | None,
     tag: str,
     metadata: dict,
+    message_id: str | None = None,
 ) -> EmailMultiAlternatives:
     headers = {}
+    if message_id:
+        headers["Message-ID"] = message_id
     if unsubscribe:
         headers["List-Unsubscribe"] = f"<{unsubscribe}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"

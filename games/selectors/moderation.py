@@ -44,6 +44,11 @@ def attention(*, query: str = "", status: str = "", limit: int = 200) -> list[di
         flag(seat.game_id, None, _("%(colour)s missed %(n)d deadlines in a row (autopilot on)") % {"colour": seat.colour, "n": seat.missed_deadlines})
     for seat in Seat.objects.filter(email_undeliverable=True, game__status__in=ACTIVE).only("game_id", "colour", "email")[:limit]:
         flag(seat.game_id, None, _("%(colour)s: email undeliverable (%(email)s)") % {"colour": seat.colour, "email": seat.email})
+    failed = Notification.objects.filter(status=Notification.Status.FAILED, game__status__in=ACTIVE)
+    # A refused address is already flagged as undeliverable above.
+    for notification in failed.exclude(seat__email_undeliverable=True).select_related("seat").order_by("created_at")[:limit]:
+        who = (notification.seat.colour if notification.seat else "") or notification.to_email
+        flag(notification.game_id, notification.created_at, _("%(who)s: %(kind)s email could not be sent (%(error)s)") % {"who": who, "kind": notification.kind, "error": notification.last_error[:160]})
     for game_id, paused_at in Game.objects.filter(
         status=Game.Status.PAUSED, paused_at__lt=now - LONG_PAUSE
     ).values_list("pk", "paused_at")[:limit]:

@@ -13,7 +13,7 @@ from games import engine
 from games.board.svg import board_svg
 from games.models import Absence, ActionRecord, Game, ModerationEntry, Seat, SeatHolder
 from games.narrate import describe, describe_moderation
-from games.services.links import seat_by_token, token_hash
+from games.services.links import seat_by_token, seat_by_unsubscribe_token, token_hash
 from games.services.timing import absence_days_left
 
 # The seat page shows the newest part; the history page has the rest.
@@ -112,6 +112,11 @@ def seat_for_link(token: str) -> tuple[Seat | None, str]:
     return None, "invalid"
 
 
+def seat_for_unsubscribe(token: str) -> Seat | None:
+    """The seat an unsubscribe link names; a seat link names none here."""
+    return seat_by_unsubscribe_token(token)
+
+
 def free_colours(game: Game, seats: list[Seat]) -> list[str]:
     taken = {s.colour for s in seats if s.colour}
     return [c for c in engine.Ruleset.from_json(game.ruleset).colours if c not in taken]
@@ -190,10 +195,17 @@ def seat_observation(seat: Seat) -> dict | None:
 
 def _orders_initial(seat: Seat) -> dict:
     orders = seat.standing_orders or {}
+    game = seat.game
+    current = engine.auction_key(engine.state_from_json(game.state)) if game.state else None
+    scope = orders.get("bid_auction")
+    # A limit for an auction that has ended is over: not shown, so saving
+    # the form for another reason does not set it again.
+    live_limit = orders.get("bid_limit") if scope is None or scope == current else None
     return {
+        "auction": current or "",
         "auto_roll": orders.get("auto_roll", False),
-        "bid_limit": orders.get("bid_limit"),
-        "bid_every": "bid_limit" in orders and "bid_auction" not in orders,
+        "bid_limit": live_limit,
+        "bid_every": "bid_limit" in orders and scope is None,
         "devil": orders.get("devil", ""),
         "removal": orders.get("removal", ""),
     }

@@ -169,6 +169,11 @@ def arrange_submit(*, seat: Seat, codes: list[str], source: str = ActionRecord.S
             action = engine.parse("arrange " + " ".join(codes), state.ruleset)
         except engine.NotationError as error:
             raise RefusedAction(error.translated(gettext)) from None
+        current = [state.ruleset.code_of(card) for card in state.displays[seat.position]]
+        if isinstance(action, engine.Arrange) and engine.can_arrange(state, seat.position) and list(action.codes) == current:
+            # The order it already has (a form sent back unchanged): nothing
+            # to record, and the game's version stays as it is.
+            return game
         seen = game.version
         records: list[ActionRecord] = []
         step = Step(seat.position, action, ActionRecord.Actor.PLAYER, source)

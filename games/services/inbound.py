@@ -2,45 +2,59 @@
 
 Only the reply address (reply+<seat>.<version>.<secret>@...) says who acts;
 From: is never trusted. Auto-replies are ignored. The same message delivered
-twice has the same fingerprint and is stored, and acted on, once."""
+twice has the same fingerprint and is stored, and acted on, once.
+
+Storing parses nothing (games.mail.scan looks at the raw text), so the webhook
+costs the same whatever the message holds. The worker claims a row
+(received -> processing) before reading it and finishes it applied, refused or
+ignored, with a reason; a row whose task was lost or whose worker died is
+handed out again by the sweep (sweeps.inbound_sweep)."""
 
 from __future__ import annotations
 
 import email
 import email.policy
 import hashlib
+import logging
 import re
-from email.utils import getaddresses
+from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.enqueue import enqueue_on_commit
-from games.models import ActionRecord, InboundMessage, Seat
+from games.mail import scan
+from games.models import ActionRecord, InboundMessage, Notification, Seat
 
-from .errors import ServiceError
 from .decisions import decision_submit
+from .errors import ServiceError
 from .links import seat_by_reply_address
 from .outbox import notification_queue
 
-RAW_LIMIT = 1_000_000
-AUTO_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
+log = logging.getLogger(__name__)
+
+RAW_LIMIT = scan.RAW_LIMIT
+# A message refused for its size is answered once per seat in this time, so
+# whoever knows a reply address cannot make us mail the player over and over.
+REFUSAL_ANSWER_EVERY = timedelta(hours=1)
+REFUSAL_KIND = "reply_refused"
 
 
-def _fingerprint(raw: str, parsed) -> str:
-    message_id = (parsed.get("Message-ID") or "").strip()
-    return hashlib.sha256((message_id or raw).encode("utf-8", "replace")).hexdigest()
+def _fingerprint(raw: str) -> str:
+    message_id = scan.message_id(raw)
+    key = f"id:{message_id}" if message_id else f"raw:{raw}"
+    return hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()
 
 
 def inbound_store(*, raw: str, enqueue: bool = True) -> InboundMessage | None:
     """Keep the message and (unless the caller processes it itself) enqueue
     its processing; None if already stored."""
-    raw = raw[:RAW_LIMIT]
-    parsed = email.message_from_string(raw, policy=email.policy.default)
-    fingerprint = _fingerprint(raw, parsed)
+    size = len(raw)
+    raw = scan.clean(raw[:RAW_LIMIT])
     try:
         with transaction.atomic():
-            stored = InboundMessage.objects.create(fingerprint=fingerprint, raw=raw)
+            stored = InboundMessage.objects.create(fingerprint=_fingerprint(raw), raw=raw, size=size)
             if enqueue:
                 enqueue_on_commit("games.inbound_process", stored.pk)
             return stored
@@ -48,81 +62,130 @@ def inbound_store(*, raw: str, enqueue: bool = True) -> InboundMessage | None:
         return None
 
 
-def _is_automatic(parsed) -> bool:
-    auto = (parsed.get("Auto-Submitted") or "no").strip().lower()
-    if auto != "no":
-        return True
-    if (parsed.get("Precedence") or "").strip().lower() in AUTO_PRECEDENCE:
-        return True
-    return any(parsed.get(h) for h in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress"))
-
-
-def _recipients(parsed) -> list[str]:
-    headers = []
-    for name in ("X-Envelope-To", "Delivered-To", "X-Original-To", "To", "Cc"):
-        headers.extend(str(value) for value in parsed.get_all(name) or [])
-    return [address for _, address in getaddresses(headers) if address]
-
-
 def _command(parsed) -> str:
     """The first line of the reply that is not empty and not quoted."""
+    body = parsed.get_body(preferencelist=("plain", "html"))
     try:
-        body = parsed.get_body(preferencelist=("plain", "html"))
         text = body.get_content() if body is not None else ""
-    except (KeyError, LookupError, ValueError):
+    except (KeyError, LookupError, ValueError, AttributeError):
+        text = ""
+    if not isinstance(text, str):
         text = ""
     if body is not None and body.get_content_type() == "text/html":
-        text = re.sub(r"<[^>]+>", "\n", text)
+        text = re.sub(r"<[^<>]*>", "\n", text)  # not [^>]+: quadratic on "<<<<"
     for line in text.splitlines():
         line = line.strip()
         if line and not line.startswith(">"):
-            return line[:200]
+            return scan.clean(line[:200])
     return ""
+
+
+def _seat(raw: str) -> tuple[Seat, int] | None:
+    for address in scan.reply_candidates(raw):
+        found = seat_by_reply_address(address)
+        if found:
+            return found
+    return None
 
 
 def inbound_process(*, inbound_id: int) -> str:
     """Act on one stored message, once; returns its final status."""
-    with transaction.atomic():
-        claimed = InboundMessage.objects.filter(pk=inbound_id, status=InboundMessage.Status.RECEIVED).update(
-            status=InboundMessage.Status.IGNORED, result="processing"
-        )
+    claim = timezone.now()
+    claimed = InboundMessage.objects.filter(pk=inbound_id, status=InboundMessage.Status.RECEIVED).update(
+        status=InboundMessage.Status.PROCESSING, claimed_at=claim
+    )
     if not claimed:
         return "already processed"
     stored = InboundMessage.objects.get(pk=inbound_id)
-    parsed = email.message_from_string(stored.raw, policy=email.policy.default)
-    if _is_automatic(parsed):
-        return _finish(stored, InboundMessage.Status.IGNORED, "automatic reply", None)
-    found = None
-    for address in _recipients(parsed):
-        found = seat_by_reply_address(address)
-        if found:
-            break
+    raw = stored.raw
+    if scan.is_automatic(raw):
+        return _finish(stored, claim, InboundMessage.Status.IGNORED, _("automatic reply"))
+    found = _seat(raw)
     if found is None:
-        return _finish(stored, InboundMessage.Status.IGNORED, "no valid reply address", None)
+        return _finish(stored, claim, InboundMessage.Status.IGNORED, _("no valid reply address"))
     seat, version = found
-    command = _command(parsed)
+    refusal = scan.over_limit(raw, stored.size)
+    if refusal is not None:
+        return _refuse(stored, claim, seat, refusal, command=_("(not read)"), kind=REFUSAL_KIND)
     try:
-        decision_submit(seat=seat, text=command, seen_version=version, source=ActionRecord.Source.EMAIL)
-    except ServiceError as error:
-        _answer(seat, stored, ok=False, command=command, reason=str(error.message))
-        return _finish(stored, InboundMessage.Status.REFUSED, str(error.message), seat)
-    _answer(seat, stored, ok=True, command=command, reason="")
-    return _finish(stored, InboundMessage.Status.APPLIED, command, seat)
+        command = _command(email.message_from_string(raw, policy=email.policy.default))
+    except Exception as error:  # the parser's, on a message it cannot read
+        log.info("inbound %s could not be read: %s", inbound_id, type(error).__name__)
+        return _refuse(stored, claim, seat, _("the message could not be read"), command=_("(not read)"))
+    return _decide(stored, claim, seat, version, command)
 
 
-def _finish(stored: InboundMessage, status: str, result: str, seat: Seat | None) -> str:
-    InboundMessage.objects.filter(pk=stored.pk).update(status=status, result=result[:500], seat=seat)
-    return status
+def _decide(stored: InboundMessage, claim: datetime, seat: Seat, version: int, command: str) -> str:
+    # The decision, its answer and the row's status commit together: a worker
+    # killed half way leaves the row claimed and the game as it was, and the
+    # sweep's second try is the first that counts.
+    with transaction.atomic():
+        if not _still_ours(stored, claim):
+            return "already processed"
+        try:
+            decision_submit(seat=seat, text=command, seen_version=version, source=ActionRecord.Source.EMAIL)
+        except ServiceError as error:
+            reason = str(error.message)
+            _answer(seat, stored, ok=False, command=command, reason=reason)
+            return _finish(stored, claim, InboundMessage.Status.REFUSED, reason, seat)
+        _answer(seat, stored, ok=True, command=command, reason="")
+        return _finish(stored, claim, InboundMessage.Status.APPLIED, command, seat)
 
 
-def _answer(seat: Seat, stored: InboundMessage, *, ok: bool, command: str, reason: str) -> None:
+def _refuse(stored, claim, seat: Seat, reason: str, *, command: str, kind: str = "reply_error") -> str:
+    """Refuse without reading the reply, and say so to the seat, unless it was
+    told so for another message within the hour."""
+    with transaction.atomic():
+        if not _still_ours(stored, claim):
+            return "already processed"
+        recent = Notification.objects.filter(
+            seat=seat, kind=kind, created_at__gte=timezone.now() - REFUSAL_ANSWER_EVERY
+        )
+        if kind != REFUSAL_KIND or not recent.exists():
+            _answer(seat, stored, ok=False, command=command, reason=reason, kind=kind)
+        return _finish(stored, claim, InboundMessage.Status.REFUSED, reason, seat)
+
+
+def _still_ours(stored: InboundMessage, claim: datetime) -> bool:
+    """Lock the row and check this worker's claim was not released meanwhile
+    (a worker that stalled past the sweep's grace period lost it)."""
+    return (
+        InboundMessage.objects.select_for_update()
+        .filter(pk=stored.pk, status=InboundMessage.Status.PROCESSING, claimed_at=claim)
+        .exists()
+    )
+
+
+def _finish(stored: InboundMessage, claim: datetime, status: str, result: str, seat: Seat | None = None) -> str:
+    done = InboundMessage.objects.filter(
+        pk=stored.pk, status=InboundMessage.Status.PROCESSING, claimed_at=claim
+    ).update(status=status, result=scan.clean(result)[:500], seat=seat)
+    return status if done else "already processed"
+
+
+def _answer(seat: Seat, stored: InboundMessage, *, ok: bool, command: str, reason: str, kind: str = "") -> None:
     seat = Seat.objects.select_related("game").get(pk=seat.pk)
     with transaction.atomic():
         notification_queue(
             game=seat.game,
             seat=seat,
-            kind="reply_ok" if ok else "reply_error",
+            kind=kind or ("reply_ok" if ok else "reply_error"),
             version=stored.pk,
             template="reply_ok" if ok else "reply_error",
             context={"command": command or _("(nothing)"), "reason": reason},
         )
+
+
+def inbound_release(*, waiting: timedelta, stale: timedelta) -> list[int]:
+    """Replies no worker has taken for ``waiting`` (their task was lost, e.g.
+    the broker was down when they came) and claims older than ``stale`` (the
+    worker died): their ids, to be processed again."""
+    now = timezone.now()
+    InboundMessage.objects.filter(
+        status=InboundMessage.Status.PROCESSING, claimed_at__lt=now - stale
+    ).update(status=InboundMessage.Status.RECEIVED, claimed_at=None)
+    return list(
+        InboundMessage.objects.filter(status=InboundMessage.Status.RECEIVED, received_at__lt=now - waiting)
+        .order_by("received_at")
+        .values_list("pk", flat=True)[:500]
+    )

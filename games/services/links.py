@@ -2,7 +2,14 @@
 
 The token is an HMAC of the seat's random nonce under SECRET_KEY, so emails
 sent days later can carry the link while the database holds only its hash
-(a copy of the database alone opens no seat). A new nonce revokes the link."""
+(a copy of the database alone opens no seat). A new nonce revokes the link.
+
+After SECRET_KEY is rotated (the old key in SECRET_KEY_FALLBACKS) every
+secret made under an old key is still accepted. The stored hash is of the
+seat token under the key in force when the link was issued, so emails keep
+carrying that same token until the link is issued again: a link sent before
+the rotation and one sent after are the same link, and both open the seat.
+Once a key is dropped from the fallbacks, whatever it made opens nothing."""
 
 from __future__ import annotations
 
@@ -14,32 +21,53 @@ import secrets
 from django.conf import settings
 from django.urls import reverse
 
-from games.models import Seat
+from games.models import Game, Seat
+
+# The games whose links "send me my links again" mails.
+LINKS_STATUSES = (Game.Status.INVITING, Game.Status.RUNNING, Game.Status.PAUSED)
 
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _derive(purpose: str, seat: Seat) -> str:
+def _keys() -> list[str]:
+    """The key new secrets are made with first, then the ones still accepted."""
+    return [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", [])]
+
+
+def _digest(key: str, purpose: str, seat: Seat) -> bytes:
     message = f"versailles-{purpose}:{seat.game.public_id}:{seat.position}:{seat.link_nonce}".encode()
-    digest = hmac.new(settings.SECRET_KEY.encode(), message, hashlib.sha256).digest()
+    return hmac.new(key.encode(), message, hashlib.sha256).digest()
+
+
+def _derive(purpose: str, seat: Seat, key: str | None = None) -> str:
+    digest = _digest(key or settings.SECRET_KEY, purpose, seat)
     return base64.urlsafe_b64encode(digest[:24]).decode().rstrip("=")
 
 
 def seat_token(seat: Seat) -> str:
+    """The token whose hash the seat stores: made under whichever accepted key
+    the link was issued with, so a rotation changes no link."""
+    for key in _keys():
+        token = _derive("seat", seat, key)
+        if token_hash(token) == seat.token_hash:
+            return token
     return _derive("seat", seat)
 
 
-def reply_token(seat: Seat) -> str:
+def reply_token(seat: Seat, key: str | None = None) -> str:
     """A second secret for email replies: the letters of an address are not
     case-safe, so it is hex, and it is not the link (a reply address is seen
     by more mail servers than a link)."""
-    return hmac.new(
-        settings.SECRET_KEY.encode(),
-        f"versailles-reply:{seat.game.public_id}:{seat.position}:{seat.link_nonce}".encode(),
-        hashlib.sha256,
-    ).hexdigest()[:32]
+    return _digest(key or settings.SECRET_KEY, "reply", seat).hex()[:32]
+
+
+def _any_key_matches(make, given: str) -> bool:
+    # Every key is tried even after a match, so the time taken does not tell
+    # which key made the secret.
+    matches = [hmac.compare_digest(make(key), given) for key in _keys()]
+    return any(matches)
 
 
 def reply_address(seat: Seat, version: int) -> str:
@@ -56,27 +84,71 @@ def seat_by_reply_address(address: str) -> tuple[Seat, int] | None:
     if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit() or len(parts[0]) > 18:
         return None
     seat = Seat.objects.select_related("game").filter(pk=int(parts[0])).first()
-    if seat is None or not hmac.compare_digest(reply_token(seat), parts[2]):
+    if seat is None or not _any_key_matches(lambda key: reply_token(seat, key), parts[2]):
         return None
     return seat, int(parts[1])
 
 
+def unsubscribe_token(seat: Seat, key: str | None = None) -> str:
+    """<seat id>.<secret>: a secret of its own (unsubscribe links pass through
+    mail servers and list archives), which opens no seat; the id finds the
+    seat, as nothing of this secret is stored."""
+    return f"{seat.pk}.{_derive('unsubscribe', seat, key)}"
+
+
+def seat_by_unsubscribe_token(token: str) -> Seat | None:
+    """The seat an unsubscribe link names, if its secret is right."""
+    seat_id, dot, _secret = (token or "").partition(".")
+    if not dot or not seat_id.isdigit() or len(seat_id) > 18 or len(token) > 100:
+        return None
+    seat = Seat.objects.select_related("game").filter(pk=int(seat_id)).first()
+    if seat is None or not _any_key_matches(lambda key: unsubscribe_token(seat, key), token):
+        return None
+    return seat
+
+
 def unsubscribe_url(seat: Seat) -> str:
-    return settings.SITE_URL + reverse("unsubscribe", args=[seat_token(seat)])
+    return settings.SITE_URL + reverse("unsubscribe", args=[unsubscribe_token(seat)])
 
 
 def link_issue(seat: Seat) -> None:
     """Give the (unsaved or saved) seat a fresh link; any older link stops working."""
     seat.link_nonce = secrets.token_hex(12)
-    seat.token_hash = token_hash(seat_token(seat))
+    seat.token_hash = token_hash(_derive("seat", seat))
 
 
 def seat_by_token(token: str) -> Seat | None:
     """The seat a link opens, or None for a forged, mistyped or revoked one."""
     if not token or len(token) > 100:
         return None
-    return Seat.objects.select_related("game").filter(token_hash=token_hash(token)).first()
+    seat = Seat.objects.select_related("game").filter(token_hash=token_hash(token)).first()
+    # Made under a key no longer accepted: dropping a key from the fallbacks
+    # ends its links, as it ends its reply addresses and unsubscribe links.
+    if seat is None or not _any_key_matches(lambda key: _derive("seat", seat, key), token):
+        return None
+    return seat
 
 
 def seat_url(seat: Seat) -> str:
     return settings.SITE_URL + reverse("seat", args=[seat_token(seat)])
+
+
+def seat_links(*, seat_ids: list[int], email: str) -> list[dict]:
+    """The links of these seats, for the email that lists them, made when it
+    is written. A seat handed to someone else since, or whose game ended,
+    is left out: the request named an address, not seats."""
+    seats = (
+        Seat.objects.select_related("game")
+        .filter(pk__in=seat_ids, email=email, game__status__in=LINKS_STATUSES)
+        .order_by("-game__created_at", "pk")
+    )
+    return [
+        {
+            "public_id": seat.game.public_id,
+            "status": Game.Status(seat.game.status).label,
+            "players": seat.game.seats.count(),
+            "colour": seat.colour or "",
+            "link": seat_url(seat),
+        }
+        for seat in seats
+    ]

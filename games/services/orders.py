@@ -16,12 +16,8 @@ from games.engine.state import RACING
 DEVIL_POLICIES = ("leader", "ahead", "none")
 
 
-def auction_key(state: engine.State) -> str | None:
-    """Names the auction under way, so a bid limit set for it ends with it."""
-    auction = state.auction
-    if auction is None:
-        return None
-    return f"{auction.kind}:{len(state.results)}:{auction.number}"
+# Names the auction under way, so a bid limit set for it ends with it.
+auction_key = engine.auction_key
 
 
 def order_action(orders: dict, state: engine.State) -> engine.Action | None:
@@ -73,7 +69,11 @@ def _push_target(policy: str, state: engine.State) -> str | None:
 
 
 def orders_clean(raw: dict, state: engine.State | None) -> dict:
-    """Keep only known keys with sound values."""
+    """Keep only known keys with sound values. A limit for "this auction"
+    is kept only if ``raw["auction"]`` (the auction the player's form was
+    shown for; absent for callers without a form) is the one under way: a
+    page left open from an auction that has ended must not arm its limit for
+    the next one."""
     orders: dict = {}
     if raw.get("auto_roll"):
         orders["auto_roll"] = True
@@ -81,7 +81,7 @@ def orders_clean(raw: dict, state: engine.State | None) -> dict:
     if isinstance(limit, int) and 0 <= limit <= 10**6:
         if raw.get("bid_every"):
             orders["bid_limit"] = limit
-        elif state is not None and auction_key(state):
+        elif state is not None and auction_key(state) and raw.get("auction", auction_key(state)) == auction_key(state):
             orders["bid_limit"] = limit
             orders["bid_auction"] = auction_key(state)
     if raw.get("devil") in DEVIL_POLICIES:

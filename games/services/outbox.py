@@ -2,7 +2,13 @@
 
 A row is claimed (pending -> sending) before it is handed to the provider and
 marked sent after, so two senders never both send it; a claim left behind by a
-sender that died is released by the sweep (sweeps.notifications_sweep)."""
+sender that died is released by the sweep (sweeps.notifications_sweep).
+
+A sender killed after the provider accepted a message but before the row says
+so leaves it "sending"; the sweep then sends it again. The message is written
+in full before the claim, so the claim covers only the provider's call and
+the one UPDATE after it, and every attempt carries the same Message-ID, so
+mail clients that see both keep one."""
 
 from __future__ import annotations
 
@@ -10,7 +16,10 @@ import json
 import logging
 from datetime import timedelta
 
-from anymail.exceptions import AnymailRecipientsRefused
+from email.utils import parseaddr
+from urllib.parse import urlsplit
+
+from anymail.exceptions import AnymailAPIError, AnymailRecipientsRefused
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.core.serializers.json import DjangoJSONEncoder
@@ -21,16 +30,42 @@ from games.enqueue import enqueue_on_commit
 from games.mail.compose import email_message, email_render
 from games.models import Game, Notification, Seat
 
-from .links import reply_address, seat_url, unsubscribe_url
+from .links import reply_address, seat_links, seat_url, unsubscribe_url
+from .tracking import notification_tag
 
 log = logging.getLogger(__name__)
 
 # Kinds a player cannot do without: they still go to an unsubscribed seat.
-ESSENTIAL_KINDS = {"invite", "link"}
+ESSENTIAL_KINDS = {"invite", "link", "links"}
+
+
+# The first try and the task's retries (tasks.notification_send, max_retries);
+# after that the row is failed and the moderators see it.
+MAX_ATTEMPTS = 9
+# How late a task's retry may be before the sweep sends the row itself.
+RETRY_SLACK = timedelta(minutes=2)
 
 
 class TransientSendError(Exception):
     """The provider may accept the message later: retry with backoff."""
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """How long a row that failed ``attempts`` times waits: 30 s, 1 min, 2 min,
+    ... up to two hours."""
+    return timedelta(seconds=min(30 * 2 ** max(attempts - 1, 0), 7200))
+
+
+def _permanent(error: Exception) -> bool:
+    """Errors that sending the same message again cannot cure: a header that
+    will not encode, an address the provider will never take, a 4xx answer
+    other than "too many requests"."""
+    if isinstance(error, (ValueError, TypeError, LookupError)):
+        return True
+    status = getattr(error, "status_code", None)
+    if isinstance(error, AnymailAPIError) and status is not None:
+        return 400 <= status < 500 and status not in (408, 409, 429)
+    return False
 
 
 def notification_queue(
@@ -75,8 +110,17 @@ def _written(notification: Notification) -> Notification:
     context.update(game=seat.game if seat else notification.game, seat=seat, site_url=settings.SITE_URL)
     if seat is not None:
         context["link"] = seat_url(seat)
+    if "seat_ids" in context:
+        context["games"] = seat_links(seat_ids=context["seat_ids"], email=notification.to_email)
     notification.subject, notification.body_text, notification.body_html = email_render(notification.template, context)
     return notification
+
+
+def message_id(notification: Notification) -> str:
+    """The same on every attempt, so a message sent twice is seen as one."""
+    domain = parseaddr(settings.DEFAULT_FROM_EMAIL)[1].rpartition("@")[2]
+    domain = domain or urlsplit(settings.SITE_URL).hostname or "localhost"
+    return f"<notification-{notification.pk}.{notification.game.public_id}@{domain}>"
 
 
 def _message(notification: Notification) -> EmailMultiAlternatives:
@@ -87,29 +131,43 @@ def _message(notification: Notification) -> EmailMultiAlternatives:
         text=notification.body_text,
         html=notification.body_html,
         to=notification.to_email,
-        unsubscribe=unsubscribe_url(seat) if seat is not None else None,
+        # The list of links is about several games; stopping one seat's emails is not its answer.
+        unsubscribe=unsubscribe_url(seat) if seat is not None and notification.kind != "links" else None,
         reply_to=reply_address(seat, notification.version) if replies else None,
         picture=notification.picture,
         tag=notification.kind,
-        metadata={"notification": str(notification.pk)},
+        # Signed: the tracking webhook must not take a guessed id (tracking.py).
+        metadata={"notification": notification_tag(notification.pk)},
+        message_id=message_id(notification),
     )
 
 
 def notification_send(*, notification_id: int) -> bool:
     """Send one pending email; True if this call sent it. Raises
     TransientSendError when the provider may take it later."""
-    now = timezone.now()
+    notification = (
+        Notification.objects.select_related("seat__game", "game")
+        .filter(pk=notification_id, status=Notification.Status.PENDING)
+        .first()
+    )
+    if notification is None:
+        return False
+    try:
+        message = _message(_written(notification))
+        # Serialising checks every header (a line break in one is refused
+        # here, whatever the backend), before anything is claimed or sent.
+        message.message()
+    except Exception as error:
+        return _failed(notification, error, claimed=False)
     claimed = Notification.objects.filter(pk=notification_id, status=Notification.Status.PENDING).update(
-        status=Notification.Status.SENDING, claimed_at=now
+        status=Notification.Status.SENDING, claimed_at=timezone.now()
     )
     if not claimed:
         return False
-    notification = Notification.objects.select_related("seat__game", "game").get(pk=notification_id)
     try:
-        message = _message(_written(notification))
         message.send()
     except Exception as error:
-        return _failed(notification, error)
+        return _failed(notification, error, claimed=True)
     status = getattr(message, "anymail_status", None)
     provider_id = ""
     if status is not None and status.message_id:
@@ -130,19 +188,29 @@ def notification_send(*, notification_id: int) -> bool:
     return True
 
 
-def _failed(notification: Notification, error: Exception) -> bool:
+def _failed(notification: Notification, error: Exception, *, claimed: bool) -> bool:
+    """Record a failed attempt. A row that can never be sent, or has had all
+    its attempts, is failed for the moderators to see; otherwise it waits for
+    the retry, with claimed_at kept as the time of this attempt so the sweep
+    does not send it again before the retry is due."""
     attempts = notification.attempts + 1
+    rows = Notification.objects.filter(
+        pk=notification.pk, status=Notification.Status.SENDING if claimed else Notification.Status.PENDING
+    )
+    last_error = f"{type(error).__name__}: {error}"[:500]
     if isinstance(error, AnymailRecipientsRefused):
-        Notification.objects.filter(pk=notification.pk).update(
-            status=Notification.Status.FAILED, attempts=attempts, last_error=str(error)[:500]
-        )
+        rows.update(status=Notification.Status.FAILED, attempts=attempts, last_error=last_error)
         if notification.seat_id:
             seat_mark_undeliverable(seat_id=notification.seat_id)
         return False
-    Notification.objects.filter(pk=notification.pk).update(
-        status=Notification.Status.PENDING, claimed_at=None, attempts=attempts, last_error=str(error)[:500]
-    )
-    log.warning("sending notification %s failed; will retry", notification.pk, exc_info=True)
+    # Writing the message reads only the stored row: what failed once fails
+    # every time.
+    if not claimed or _permanent(error) or attempts >= MAX_ATTEMPTS:
+        rows.update(status=Notification.Status.FAILED, attempts=attempts, last_error=last_error)
+        log.error("notification %s failed for good after %d attempts", notification.pk, attempts, exc_info=error)
+        return False
+    rows.update(status=Notification.Status.PENDING, claimed_at=timezone.now(), attempts=attempts, last_error=last_error)
+    log.warning("sending notification %s failed; will retry", notification.pk, exc_info=error)
     raise TransientSendError(str(error)) from error
 
 
@@ -151,15 +219,21 @@ def seat_mark_undeliverable(*, seat_id: int) -> None:
 
 
 def notifications_release(*, older_than: timedelta) -> list[int]:
-    """Pending rows nobody is sending, and claims left by dead senders: their ids,
-    to be sent again."""
+    """Pending rows nobody is sending or retrying, and claims left by dead
+    senders: their ids, to be sent again."""
     now = timezone.now()
     with transaction.atomic():
         Notification.objects.filter(
             status=Notification.Status.SENDING, claimed_at__lt=now - older_than
         ).update(status=Notification.Status.PENDING, claimed_at=None)
-    return list(
+    due = []
+    for pk, attempts, tried_at in (
         Notification.objects.filter(status=Notification.Status.PENDING, created_at__lt=now - timedelta(seconds=20))
         .order_by("created_at")
-        .values_list("pk", flat=True)[:500]
-    )
+        .values_list("pk", "attempts", "claimed_at")[:500]
+    ):
+        # A row that failed a moment ago has its task's retry coming; sending
+        # it from here too would start a second chain of retries.
+        if tried_at is None or tried_at + retry_delay(attempts) + RETRY_SLACK < now:
+            due.append(pk)
+    return due

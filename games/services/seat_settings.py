@@ -25,10 +25,18 @@ def emails_resume(*, seat: Seat, mode: str) -> None:
 
 
 def orders_set(
-    *, seat: Seat, auto_roll: bool, bid_limit: int | None, devil: str, removal: str, bid_every: bool = False
+    *,
+    seat: Seat,
+    auto_roll: bool,
+    bid_limit: int | None,
+    devil: str,
+    removal: str,
+    bid_every: bool = False,
+    auction: str | None = None,
 ) -> Seat:
     """Save a seat's standing orders and apply them at once if they answer the
-    pending decision."""
+    pending decision. ``auction`` is the auction the form was shown for (see
+    orders_clean)."""
     game = seat.game
     if game.status != Game.Status.RUNNING:
         raise ServiceError(_("Standing orders apply only while the game runs."))
@@ -40,6 +48,7 @@ def orders_set(
             "bid_every": bid_every,
             "devil": devil or None,
             "removal": removal or None,
+            **({} if auction is None else {"auction": auction}),
         },
         state,
     )

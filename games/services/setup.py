@@ -15,7 +15,8 @@ from games.randomness import commitment, new_seed
 from .errors import ServiceError
 from .decisions import game_begin
 from .game_state import game_lock
-from .links import link_issue
+from .links import LINKS_STATUSES, link_issue
+from .names import name_clean
 from .outbox import notification_queue
 
 
@@ -32,6 +33,7 @@ def game_create(
         ruleset = engine.get_ruleset(ruleset_name)
     except KeyError:
         raise ServiceError(_("Unknown ruleset.")) from None
+    host_name = name_clean(host_name)
     emails = [host_email.strip().lower()] + [e.strip().lower() for e in other_emails]
     if not ruleset.min_players <= len(emails) <= ruleset.max_players:
         raise ServiceError(
@@ -55,7 +57,7 @@ def game_create(
         for position, email in enumerate(emails):
             seat = Seat(game=game, position=position, email=email, is_host=position == 0)
             if position == 0:
-                seat.display_name = host_name.strip()[:40]
+                seat.display_name = host_name
             link_issue(seat)
             seats.append(seat)
         Seat.objects.bulk_create(seats)
@@ -70,9 +72,7 @@ def game_create(
 
 def seat_accept(*, seat: Seat, colour: str, display_name: str, time_zone: str) -> Seat:
     """Take a seat: colour, name and time zone. The last acceptance starts the game."""
-    display_name = display_name.strip()
-    if not display_name or len(display_name) > 40:
-        raise ServiceError(_("Give a display name of 1 to 40 characters."))
+    display_name = name_clean(display_name)
     if time_zone not in zoneinfo.available_timezones():
         raise ServiceError(_("Choose a time zone from the list."))
     with transaction.atomic():
@@ -104,20 +104,24 @@ def seat_accept(*, seat: Seat, colour: str, display_name: str, time_zone: str) -
     return seat
 
 
-def link_resend(*, email: str) -> int:
-    """Mail every link of this address in unfinished games; says nothing to the
-    caller about whether the address plays (the view shows the same page)."""
+def link_resend(*, email: str) -> bool:
+    """One email to this address listing its seat link in every game not over,
+    or none if it plays nowhere. Runs in a task: the page that asks answers
+    the same, as fast, whether or not the address plays."""
     email = email.strip().lower()
-    seats = Seat.objects.select_related("game").filter(
-        email=email, game__status__in=[Game.Status.INVITING, Game.Status.RUNNING]
+    seats = list(
+        Seat.objects.select_related("game")
+        .filter(email=email, game__status__in=LINKS_STATUSES)
+        .order_by("-game__created_at", "pk")
     )
-    sent = 0
+    if not seats:
+        return False
+    first = seats[0]
     with transaction.atomic():
-        for seat in seats:
-            earlier = Notification.objects.filter(seat=seat, kind="link").count()
-            queued = notification_queue(
-                game=seat.game, seat=seat, kind="link", version=earlier, template="link",
-                context={},
-            )
-            sent += queued is not None
-    return sent
+        earlier = Notification.objects.filter(seat=first, kind="links").count()
+        # Only seat ids: the links are written by the sender (outbox._written).
+        queued = notification_queue(
+            game=first.game, seat=first, kind="links", version=earlier, template="links",
+            context={"seat_ids": [seat.pk for seat in seats]},
+        )
+    return queued is not None

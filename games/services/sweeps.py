@@ -1,4 +1,4 @@
-"""What the beat sweeps do: deadlines, reminders, unsent email, digests.
+"""What the beat sweeps do: deadlines, reminders, unsent email, unread replies, digests.
 
 Each sweep asks the database what is due (indexed columns, so the cost grows
 with what is due, not with the number of games) and acts through the same
@@ -18,6 +18,7 @@ from games.models import Game, Seat
 from .decisions import deadline_expire
 from .digest import seat_digest_send
 from .errors import ServiceError
+from .inbound import inbound_release
 from .notices import reminder_send
 from .outbox import notifications_release
 
@@ -26,6 +27,9 @@ log = logging.getLogger(__name__)
 BATCH = 500
 # A claim older than this was left by a sender that died.
 SENDING_GRACE = timedelta(minutes=5)
+# A reply still waiting after this lost its task (the broker was down when it
+# came); a reply claimed longer ago than the grace period lost its worker.
+INBOUND_WAIT = timedelta(seconds=10)
 
 
 def _due(column: str, limit: int) -> list[tuple[int, int]]:
@@ -64,6 +68,14 @@ def notifications_sweep() -> int:
     ids = notifications_release(older_than=SENDING_GRACE)
     for notification_id in ids:
         enqueue_now("games.notification_send", notification_id)
+    return len(ids)
+
+
+def inbound_sweep() -> int:
+    """Process again the replies a lost task or a dead worker left."""
+    ids = inbound_release(waiting=INBOUND_WAIT, stale=SENDING_GRACE)
+    for inbound_id in ids:
+        enqueue_now("games.inbound_process", inbound_id)
     return len(ids)
 
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from games.narrate import colour_name
+from games.services.names import name_problem
 from games.selectors.options import (
     ABSENCE_MODES,
     CLASSIC_RULESET,
@@ -35,8 +36,14 @@ EMAIL_MAX_LENGTH = 254  # Seat.email
 TIME_ZONES = sorted(zoneinfo.available_timezones() - {"localtime", "Factory"})
 
 
+def validate_name(value: str) -> None:
+    problem = name_problem(value)
+    if problem:
+        raise ValidationError(problem)
+
+
 class NewGameForm(forms.Form):
-    host_name = forms.CharField(label=_("Your name"), max_length=40)
+    host_name = forms.CharField(label=_("Your name"), max_length=40, validators=[validate_name])
     host_email = forms.EmailField(label=_("Your email address"), max_length=254)
     other_emails = forms.CharField(
         label=_("The other players' email addresses"),
@@ -86,7 +93,7 @@ class NewGameForm(forms.Form):
 
 class AcceptForm(forms.Form):
     colour = forms.ChoiceField(label=_("Your colour"), widget=forms.RadioSelect)
-    display_name = forms.CharField(label=_("Your name in this game"), max_length=40)
+    display_name = forms.CharField(label=_("Your name in this game"), max_length=40, validators=[validate_name])
     time_zone = forms.ChoiceField(
         label=_("Your time zone"),
         choices=[(z, z) for z in TIME_ZONES],
@@ -171,6 +178,9 @@ class ArrangeForm(forms.Form):
 
 
 class OrdersForm(forms.Form):
+    # The auction the page was shown in: a limit "for this auction" posted
+    # from a page left open since then is not armed for the next one.
+    auction = forms.CharField(required=False, max_length=60, widget=forms.HiddenInput)
     auto_roll = forms.BooleanField(label=_("Roll at once whenever it is my turn"), required=False)
     bid_limit = forms.IntegerField(
         label=_("In this auction, bid for me up to"),

@@ -7,11 +7,13 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
+from games.enqueue import enqueue_now
 from games.selectors.public import game_by_public_id, game_json, spectator_page, verify_report
 from games.services.errors import ServiceError
-from games.services.setup import game_create, link_resend
+from games.services.setup import game_create
 
 from .forms import LinkResendForm, NewGameForm
+from .limits import GAMES_PER_CLIENT, LINKS_PER_ADDRESS, LINKS_PER_CLIENT, client_ip, limits_hit, too_many
 
 # A sedan-chair gold dot; browsers ask for /favicon.ico whatever the page says,
 # and a 404 there is an error in every console.
@@ -38,6 +40,10 @@ def game_new(request):
     form = NewGameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        # Counted once the form is valid: a typo costs no try.
+        retry_after = limits_hit([(GAMES_PER_CLIENT, client_ip(request))])
+        if retry_after:
+            return too_many(request, retry_after)
         try:
             game_create(
                 host_name=data["host_name"],
@@ -85,8 +91,13 @@ def verify(request, public_id):
 def link_resend_view(request):
     form = LinkResendForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        link_resend(email=form.cleaned_data["email"])
-        # The same page whether or not the address plays anywhere.
+        email = form.cleaned_data["email"].strip().lower()
+        retry_after = limits_hit([(LINKS_PER_ADDRESS, email), (LINKS_PER_CLIENT, client_ip(request))])
+        if retry_after:
+            return too_many(request, retry_after)
+        # The worker finds the seats: the same page, as fast, whether or not
+        # the address plays anywhere.
+        enqueue_now("games.link_resend", email)
         return redirect("link_sent")
     return render(request, "public/link_resend.html", {"form": form}, status=400 if form.errors else 200)
 

@@ -217,10 +217,11 @@ def unsubscribe(request, token):
     """RFC 8058 one-click: a POST (from the mail client, with no cookies)
     stops this seat's emails and answers 200 with no redirect; GET only shows
     a page with the button."""
-    seat, _why = seat_reads.seat_for_link(token)
+    # Its own secret, never the seat link's: these pages link to no seat.
+    seat = seat_reads.seat_for_unsubscribe(token)
     if seat is None:
         return private(lambda r: render(r, "seat/link_invalid.html", status=404))(request)
     if request.method == "POST":
         emails_stop(seat=seat)
-        return private(lambda r: render(r, "seat/unsubscribed.html", {"seat": seat, "token": token}))(request)
-    return private(lambda r: render(r, "seat/unsubscribe.html", {"seat": seat, "token": token}))(request)
+        return private(lambda r: render(r, "seat/unsubscribed.html", {"seat": seat}))(request)
+    return private(lambda r: render(r, "seat/unsubscribe.html", {"seat": seat}))(request)

@@ -50,7 +50,16 @@ def _missing() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def chromium():
+def screenshots() -> Path:
+    """Emptied once per run, so the folder shows what this run saw."""
+    if SCREENSHOTS.exists():
+        shutil.rmtree(SCREENSHOTS)
+    SCREENSHOTS.mkdir(parents=True)
+    return SCREENSHOTS
+
+
+@pytest.fixture
+def chromium(screenshots, monkeypatch):
     reason = _missing()
     if reason and os.environ.get("VERSAILLES_REQUIRE_BROWSER") == "1":
         pytest.fail(f"VERSAILLES_REQUIRE_BROWSER=1 but {reason}")
@@ -60,16 +69,13 @@ def chromium():
 
     # Playwright's sync API runs an event loop in this thread, so Django
     # would refuse the test's own database reads as "async"; they are plain
-    # synchronous reads between browser steps.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    if SCREENSHOTS.exists():
-        shutil.rmtree(SCREENSHOTS)
-    SCREENSHOTS.mkdir(parents=True)
+    # synchronous reads between browser steps. Per test, so that the setting
+    # never reaches another test (or a subprocess one starts).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
-    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
 @dataclass

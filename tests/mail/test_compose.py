@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE_FILE = ROOT / "docker-compose.yml"
-ENV = {**os.environ, "SECRET_KEY": "x"}
+ENV = {**os.environ, "SECRET_KEY": "x", "ANYMAIL_WEBHOOK_SECRET": "postmark:" + "k" * 24}
 
 
 def _compose_command() -> list[str] | None:
@@ -83,6 +83,21 @@ def test_docker_compose_refuses_to_start_without_a_secret_key():
     result = _run("config", "-q", env=env)
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
+
+
+@needs_compose
+def test_docker_compose_refuses_to_start_without_a_webhook_secret():
+    env = {name: value for name, value in ENV.items() if name != "ANYMAIL_WEBHOOK_SECRET"}
+    result = _run("config", "-q", env=env)
+    assert result.returncode != 0
+    assert "ANYMAIL_WEBHOOK_SECRET" in result.stderr
+
+
+@needs_compose
+def test_compose_passes_the_webhook_secret_to_web_worker_and_beat():
+    services = _config()["services"]
+    for name in ("web", "worker", "beat"):
+        assert services[name]["environment"]["ANYMAIL_WEBHOOK_SECRET"] == ENV["ANYMAIL_WEBHOOK_SECRET"]
 
 
 @needs_compose

@@ -17,7 +17,7 @@ from games import engine
 from games.models import Game, Notification, Seat
 from games.board.text import board_text
 from games.selectors.seat import local_time
-from games.services.links import reply_token, seat_token
+from games.services.links import reply_token, seat_token, unsubscribe_token
 from games.services.decisions import decision_submit, orders_apply_now
 from games.services.game_state import load_state
 from games.services.sweeps import digests_send
@@ -83,7 +83,7 @@ def test_a_decision_email_carries_one_click_unsubscribe_a_reply_address_and_no_c
     seat = mover(game)
     message = turn_mail(seat)
 
-    assert message.extra_headers["List-Unsubscribe"] == f"<{settings.SITE_URL}/u/{seat_token(seat)}/>"
+    assert message.extra_headers["List-Unsubscribe"] == f"<{settings.SITE_URL}/u/{unsubscribe_token(seat)}/>"
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     raw = message.message()
     assert raw["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"

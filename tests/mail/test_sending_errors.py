@@ -19,6 +19,7 @@ from games.services import outbox as notify
 from games.services.links import seat_token
 from games.services.decisions import decision_submit
 from games.services.sweeps import reminders_sweep
+from games.services.tracking import notification_tag
 
 from .helpers import ANYMAIL_TEST_SETTINGS, basic_auth, mover, post_json, started_game
 
@@ -83,7 +84,8 @@ def test_a_transient_provider_error_leaves_the_email_pending_for_a_retry(held_se
             notify.notification_send(notification_id=notification.pk)
         notification.refresh_from_db()
         assert notification.status == Notification.Status.PENDING
-        assert notification.claimed_at is None
+        # claimed_at now records when it was last tried, for the sweep's backoff.
+        assert notification.claimed_at is not None
         assert notification.attempts == 1
         assert "503" in notification.last_error
         assert mail.outbox == []
@@ -198,7 +200,8 @@ def test_a_bounce_reported_by_the_tracking_webhook_marks_the_seat_undeliverable(
     if match == "provider_id":
         event = _bounce(MessageID=notification.provider_id, Email=seat.email)
     else:
-        event = _bounce(MessageID=str(uuid.uuid4()), Email=seat.email, Metadata={"notification": str(notification.pk)})
+        # The metadata the email carried: its notification, signed.
+        event = _bounce(MessageID=str(uuid.uuid4()), Email=seat.email, Metadata={"notification": notification_tag(notification.pk)})
     client = Client()
 
     # A delivery report and a forged bounce change nothing.

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import engine
 from games.models import Notification, Seat
-from games.services.links import seat_token
+from games.services.links import seat_token, unsubscribe_token
 from games.services.decisions import decision_submit
 from games.services.game_state import load_state
 from tests.web.pages import forms_of
@@ -43,7 +43,7 @@ def test_one_click_unsubscribe_needs_no_cookies_and_answers_200_without_redirect
     assert not client.cookies
     # What a mail client sends (RFC 8058): a form-encoded body, no cookies, no CSRF token.
     response = client.post(
-        f"/u/{seat_token(seat)}/", "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded"
+        f"/u/{unsubscribe_token(seat)}/", "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded"
     )
     assert response.status_code == 200
     assert "Location" not in response
@@ -57,7 +57,7 @@ def test_one_click_unsubscribe_needs_no_cookies_and_answers_200_without_redirect
 def test_an_unsubscribed_seat_gets_no_decision_emails():
     game = started_game()
     seat = _next_mover_after(game, mover(game))
-    Client(enforce_csrf_checks=True).post(f"/u/{seat_token(seat)}/")
+    Client(enforce_csrf_checks=True).post(f"/u/{unsubscribe_token(seat)}/")
     before = len(mails_to(seat.email))
     _play_until_turn_of(game, seat)
     assert len(mails_to(seat.email)) == before
@@ -69,8 +69,8 @@ def test_opening_the_unsubscribe_link_only_shows_a_page():
     seat = Seat.objects.select_related("game").get(game=game, position=1)
     client = Client()
     with CaptureQueriesContext(connection) as queries:
-        page = client.get(f"/u/{seat_token(seat)}/")
-        head = client.head(f"/u/{seat_token(seat)}/")
+        page = client.get(f"/u/{unsubscribe_token(seat)}/")
+        head = client.head(f"/u/{unsubscribe_token(seat)}/")
     assert page.status_code == 200
     assert head.status_code == 200
     assert "<form" in page.content.decode()
@@ -96,7 +96,7 @@ def test_a_forged_unsubscribe_link_gets_404_and_never_a_500():
 def test_a_token_with_one_letter_changed_is_forged():
     game = started_game(players=3)
     seat = Seat.objects.select_related("game").get(game=game, position=0)
-    token = seat_token(seat)
+    token = unsubscribe_token(seat)
     forged = token[:-1] + ("A" if token[-1] != "A" else "B")
     response = Client().post(f"/u/{forged}/")
     assert response.status_code == 404
@@ -108,7 +108,7 @@ def test_the_seat_pages_email_form_turns_emails_back_on():
     seat = _next_mover_after(game, mover(game))
     token = seat_token(seat)
     client = Client()
-    client.post(f"/u/{token}/")
+    client.post(f"/u/{unsubscribe_token(seat)}/")
     page = client.get(f"/s/{token}/").content.decode()
     assert "You unsubscribed" in page
     (form,) = [f for f in forms_of(page) if f.action.endswith("/emails")]
@@ -122,3 +122,30 @@ def test_the_seat_pages_email_form_turns_emails_back_on():
     _play_until_turn_of(game, seat)
     assert Notification.objects.filter(seat=seat, kind="turn").exists()
     assert mails_to(seat.email, "turn")
+
+
+def test_the_unsubscribe_link_opens_no_seat_and_the_seat_link_unsubscribes_nobody():
+    game = started_game()
+    seat = Seat.objects.select_related("game").get(game=game, position=1)
+    client = Client()
+    unsubscribe, link = unsubscribe_token(seat), seat_token(seat)
+    assert link not in unsubscribe and unsubscribe.partition(".")[2] != link
+    for path in (f"/s/{unsubscribe}/", f"/s/{unsubscribe.partition('.')[2]}/", f"/s/{unsubscribe}/state.json"):
+        assert client.get(path).status_code == 404, path
+    assert client.post(f"/s/{unsubscribe}/act", {"version": "0", "action": "pass"}).status_code == 404
+    assert client.post(f"/u/{link}/").status_code == 404
+    seat.refresh_from_db()
+    assert not seat.emails_stopped
+    # Its pages link to no seat either.
+    for response in (client.get(f"/u/{unsubscribe}/"), client.post(f"/u/{unsubscribe}/")):
+        assert "/s/" not in response.content.decode()
+
+
+def test_the_emailed_unsubscribe_header_carries_its_own_secret_not_the_link():
+    game = started_game()
+    sent = [m for m in mails_to("p1@example.com") if "List-Unsubscribe" in m.extra_headers]
+    assert sent
+    seat = Seat.objects.select_related("game").get(game=game, position=1)
+    for message in sent:
+        assert seat_token(seat) not in message.extra_headers["List-Unsubscribe"]
+        assert f"/u/{unsubscribe_token(seat)}/" in message.extra_headers["List-Unsubscribe"]

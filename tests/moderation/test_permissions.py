@@ -8,6 +8,7 @@ import io
 import pytest
 from django.contrib.auth.models import Group, User
 from django.core.management import CommandError, call_command
+from django.http import HttpRequest
 from django.urls import URLPattern
 
 from games import urls as game_urls
@@ -162,7 +163,8 @@ def test_createmoderator_refuses_a_short_password_and_promotes_an_existing_user(
     call_command("createmoderator", "plain", "--password", "new-password-9", stdout=io.StringIO())
     plain_user.refresh_from_db()
     assert moderation.is_moderator(plain_user)
-    assert client.login(username="plain", password="new-password-9")
+    # The sign-in lockout (django-axes) needs the request to know who is trying.
+    assert client.login(request=HttpRequest(), username="plain", password="new-password-9")
     assert client.get("/mod/").status_code == 200
 
 

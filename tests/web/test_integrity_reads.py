@@ -8,7 +8,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games.models import Game
+from games.models import Game, Seat
+from games.services.links import seat_token, unsubscribe_token
 from tests.web.factories import started_game, tokens
 from tests.web.integrity_helpers import POINTS, game_at_roll, inviting_game, snapshot
 
@@ -18,7 +19,8 @@ pytestmark = pytest.mark.django_db
 def urls_of(game: Game) -> list[tuple[str, set[int]]]:
     """Every URL a scanner could find for this game, with the statuses GET may answer."""
     urls = []
-    for token in tokens(game).values():
+    for seat in Seat.objects.filter(game=game).select_related("game"):
+        token = seat_token(seat)
         urls += [
             (f"/s/{token}/", {200}),
             (f"/s/{token}/state.json", {200}),
@@ -28,7 +30,9 @@ def urls_of(game: Game) -> list[tuple[str, set[int]]]:
             (f"/s/{token}/orders", {405}),
             (f"/s/{token}/emails", {405}),
             # The one-click unsubscribe link: GET only shows its button.
-            (f"/u/{token}/", {200}),
+            (f"/u/{unsubscribe_token(seat)}/", {200}),
+            # A seat link is no unsubscribe link.
+            (f"/u/{token}/", {404}),
         ]
     urls += [
         (f"/g/{game.public_id}/", {200}),
@@ -96,8 +100,9 @@ def test_an_invitation_page_is_not_cached_and_sends_no_referrer_to_other_sites(c
 
 def test_a_running_game_page_its_json_and_its_unsubscribe_page_are_not_cached_and_send_no_referrer(client):
     game = game_at_roll()
-    for token in tokens(game).values():
-        for url in (f"/s/{token}/", f"/s/{token}/state.json", f"/u/{token}/"):
+    for seat in Seat.objects.filter(game=game).select_related("game"):
+        token = seat_token(seat)
+        for url in (f"/s/{token}/", f"/s/{token}/state.json", f"/u/{unsubscribe_token(seat)}/"):
             assert_private(client.get(url))
             assert_private(client.head(url))
 

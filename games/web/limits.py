@@ -1,0 +1,87 @@
+"""Rate limits on the pages that send email to an address someone types in,
+counted in Django's cache (shared by every web process: see CACHES).
+
+Each limit is a fixed window: at most ``count`` requests per ``seconds``,
+counted from the start of the window, so the page can say when it opens again.
+Keys are hashed: the cache never holds an email or client address."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.shortcuts import render
+
+
+@dataclass(frozen=True)
+class Limit:
+    name: str
+    count: int
+    seconds: int
+
+
+# "Send me my links again": a player who lost the email asks once or twice;
+# more than that is someone else mailing the address.
+LINKS_PER_ADDRESS = Limit("links-address", 3, 3600)
+# Several players behind one home or office address may ask in the same hour.
+LINKS_PER_CLIENT = Limit("links-client", 20, 3600)
+# Each new game mails up to five addresses someone typed in; friends start a
+# few games, not dozens.
+GAMES_PER_CLIENT = Limit("games-client", 5, 3600)
+
+
+def client_ip(request) -> str:
+    """REMOTE_ADDR, or behind TRUSTED_PROXY_HOPS proxies the address the
+    outermost of them appended to X-Forwarded-For (the entries left of it are
+    whatever the client sent). Also used by django-axes for sign-in lockouts."""
+    remote = request.META.get("REMOTE_ADDR", "") or ""
+    hops = getattr(settings, "TRUSTED_PROXY_HOPS", 0)
+    if hops <= 0:
+        return remote
+    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+    if len(forwarded) < hops:
+        # Not through every proxy we were told of: take what we can see.
+        return remote
+    return forwarded[-hops][:64]
+
+
+def _key(limit: Limit, who: str, window: int) -> str:
+    digest = hashlib.sha256(f"{limit.name}:{who}".encode("utf-8", "surrogatepass")).hexdigest()[:40]
+    return f"limit:{limit.name}:{digest}:{window}"
+
+
+def limits_hit(checks: list[tuple[Limit, str]]) -> int | None:
+    """Count one request against each (limit, who); None if all allow it,
+    else the seconds until the latest of the full ones opens again. A refused
+    request is not counted, so waiting out the window always works."""
+    now = time.time()
+    keys = []
+    for limit, who in checks:
+        window = int(now // limit.seconds)
+        keys.append((limit, _key(limit, who, window), (window + 1) * limit.seconds - now))
+    counts = cache.get_many([key for _, key, _ in keys])
+    full = [left for limit, key, left in keys if counts.get(key, 0) >= limit.count]
+    if full:
+        return max(1, int(max(full)) + 1)
+    over = []
+    for limit, key, left in keys:
+        # add() then incr(): atomic on Redis; a race elsewhere costs one extra request at most.
+        cache.add(key, 0, timeout=int(left) + 60)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add() and incr()
+            cache.set(key, 1, timeout=int(left) + 60)
+            count = 1
+        if count > limit.count:
+            over.append(left)
+    return max(1, int(max(over)) + 1) if over else None
+
+
+def too_many(request, retry_after: int):
+    """The page for a refused request: 429, and when to try again."""
+    response = render(request, "public/too_many.html", {"minutes": max(1, (retry_after + 59) // 60)}, status=429)
+    response["Retry-After"] = str(retry_after)
+    return response

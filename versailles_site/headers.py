@@ -1,0 +1,47 @@
+"""Headers every response carries, and robots.txt.
+
+Pages hold seat secrets in their URLs: no script but our own files may run
+(a script injected through a name could act for the seat), and no search
+engine should keep a copy."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.views.decorators.http import require_safe
+
+# Style attributes stay allowed: the board and the colour chips set their
+# colours that way, and an attribute cannot run anything.
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "style-src-attr 'unsafe-inline'",
+        "img-src 'self' data:",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+
+ROBOTS_TXT = "User-agent: *\n" + "".join(
+    f"Disallow: {prefix}\n" for prefix in ("/s/", "/u/", "/g/", "/mod/", "/admin/", "/dev/")
+)
+
+
+class SecurityHeadersMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        # A view with a stricter policy of its own (the dev mailbox) keeps it.
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        response.headers.setdefault("X-Robots-Tag", "noindex, nofollow")
+        return response
+
+
+@require_safe
+def robots_txt(request):
+    return HttpResponse(ROBOTS_TXT, content_type="text/plain")
