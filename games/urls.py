@@ -9,6 +9,7 @@ urlpatterns = [
     path("favicon.svg", public.favicon, name="favicon"),
     path("favicon.ico", public.favicon),
     path("new/", public.game_new, name="game_new"),
+    path("rules/", public.rules, name="rules"),
     path("new/sent/", public.game_created, name="game_created"),
     path("s/<str:token>/", seat.seat_page, name="seat"),
     path("s/<str:token>/accept", seat.seat_accept_view, name="seat_accept"),

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from games.enqueue import enqueue_now
 from games.selectors.public import game_by_public_id, game_json, spectator_page, verify_report
+from games.selectors.rules import rules_page
 from games.services.errors import ServiceError
 from games.services.setup import game_create
 
@@ -105,3 +106,14 @@ def link_resend_view(request):
 @require_safe
 def link_sent(request):
     return render(request, "public/link_sent.html")
+
+
+@require_safe
+def rules(request):
+    """The rules in the site's words, with the numbers of ?ruleset= (classic by default)."""
+    name = request.GET.get("ruleset", "")
+    page = rules_page(name)
+    if page is None:
+        # An unknown name is a typo in a link: say so, and offer the real ones.
+        return render(request, "public/rules.html", {"unknown": name, "page": rules_page(None)}, status=404)
+    return render(request, "public/rules.html", {"page": page})

@@ -164,3 +164,26 @@ def test_a_moderator_finds_a_stalled_game_and_extends_its_deadline(site):
     assert "the host asked for more time" in history.inner_text()
     assert "extended" in history.inner_text()
     site.checks.assert_clean()
+
+
+def test_the_rules_page_fits_a_phone_and_its_drawings_stay_legible(site):
+    page = site.page(viewport=PHONE)
+    page.goto(f"{site.url}/rules/")
+    overflow, drawn, smallest = page.evaluate(
+        """() => {
+            const overflow = document.documentElement.scrollWidth - window.innerWidth;
+            const sizes = [];
+            for (const text of document.querySelectorAll("svg text")) {
+                const svg = text.ownerSVGElement;
+                // The drawn size: the font size in user units times the SVG's scale on screen.
+                const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+                sizes.push(parseFloat(getComputedStyle(text).fontSize) * scale);
+            }
+            return [overflow, sizes.length, Math.min(...sizes)];
+        }"""
+    )
+    assert overflow <= 0, f"the rules page scrolls sideways by {overflow}px at 390px"
+    assert drawn > 0, "the rules page draws no labelled pictures"
+    assert smallest >= 12, f"a label in a drawing renders at {smallest:.1f}px"
+    site.screenshot(page, "rules-phone")
+    site.checks.assert_clean()
