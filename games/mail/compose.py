@@ -50,10 +50,19 @@ def email_message(
     tag: str,
     metadata: dict,
     message_id: str | None = None,
+    in_reply_to: str | None = None,
+    game: str | None = None,
 ) -> EmailMultiAlternatives:
     headers = {}
     if message_id:
         headers["Message-ID"] = message_id
+    if in_reply_to:
+        # Mail clients thread an answer under the reply it answers.
+        headers["In-Reply-To"] = in_reply_to
+        headers["References"] = in_reply_to
+    if game:
+        # Lets the dev mailbox (and a support desk) tell which game a message is about.
+        headers["X-Versailles-Game"] = game
     if unsubscribe:
         headers["List-Unsubscribe"] = f"<{unsubscribe}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"

@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+import base64
 import email
+import email.parser
 import email.policy
+import email.utils
 import time
+from datetime import timezone
 from pathlib import Path
 
 from django.conf import settings
@@ -30,15 +34,59 @@ class MailboxBackend(BaseEmailBackend):
         return sent
 
 
-def mailbox_list(limit: int = 200) -> list[dict]:
-    files = sorted(mailbox_dir().glob("*.eml"), reverse=True)[:limit]
-    return [dict(mailbox_read_headers(path), name=path.name) for path in files]
+PER_PAGE = 50
+
+
+def mailbox_page(*, to: str = "", page: int = 1, per_page: int = PER_PAGE) -> dict:
+    """One page of the mailbox, newest first, optionally only the mail whose
+    To: contains ``to`` (any case); ``page`` is clamped to the pages there are."""
+    files = sorted(mailbox_dir().glob("*.eml"), key=lambda path: _arrival(path.name), reverse=True)
+    to = to.strip().lower()
+    if to:
+        rows = [row for row in (_row(path) for path in files) if to in (row["to"] or "").lower()]
+    else:
+        rows = files
+    pages = max(1, -(-len(rows) // per_page))
+    page = min(max(page, 1), pages)
+    chosen = rows[(page - 1) * per_page : page * per_page]
+    return {
+        "rows": [row if isinstance(row, dict) else _row(row) for row in chosen],
+        "page": page,
+        "pages": pages,
+        "count": len(rows),
+    }
+
+
+def _arrival(name: str) -> tuple[int, int]:
+    """Names are <nanoseconds>-<n>.eml: compare them as numbers, since the
+    nanoseconds need not all have the same number of digits."""
+    stamp, _, rest = name.partition("-")
+    number = rest.removesuffix(".eml")
+    return (int(stamp) if stamp.isdigit() else 0, int(number) if number.isdigit() else 0)
+
+
+def _row(path: Path) -> dict:
+    return dict(mailbox_read_headers(path), name=path.name)
 
 
 def mailbox_read_headers(path: Path) -> dict:
     with path.open("rb") as handle:
-        parsed = email.message_from_binary_file(handle, policy=email.policy.default)
-    return {"subject": parsed["subject"], "to": parsed["to"], "date": parsed["date"]}
+        # Headers only: the list need not parse every board picture.
+        parsed = email.parser.BytesHeaderParser(policy=email.policy.default).parse(handle)
+    return {
+        "subject": parsed["subject"],
+        "to": parsed["to"],
+        "date": _date(parsed["date"]),
+        "game": parsed["x-versailles-game"] or "",
+    }
+
+
+def _date(value) -> str:
+    """The date as 2026-12-01 03:58 (UTC), or as written if unreadable."""
+    try:
+        return email.utils.parsedate_to_datetime(str(value)).astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    except (TypeError, ValueError):
+        return str(value or "")
 
 
 def mailbox_message(name: str) -> dict | None:
@@ -56,7 +104,21 @@ def mailbox_message(name: str) -> dict | None:
         "subject": parsed["subject"],
         "to": parsed["to"],
         "from": parsed["from"],
-        "date": parsed["date"],
+        "date": _date(parsed["date"]),
+        "game": parsed["x-versailles-game"] or "",
         "text": text.get_content() if text else "",
-        "html": html.get_content() if html else "",
+        "html": _inline_pictures(html.get_content(), parsed) if html else "",
     }
+
+
+def _inline_pictures(html: str, parsed) -> str:
+    """The HTML with every src="cid:..." replaced by the picture it names, as
+    a data: URL: the page is shown on its own, where cid: means nothing."""
+    for part in parsed.walk():
+        content_id = (part["content-id"] or "").strip().strip("<>")
+        if not content_id or part.get_content_maintype() != "image":
+            continue
+        data = base64.b64encode(part.get_payload(decode=True) or b"").decode("ascii")
+        url = f"data:{part.get_content_type()};base64,{data}"
+        html = html.replace(f'src="cid:{content_id}"', f'src="{url}"')
+    return html

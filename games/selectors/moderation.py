@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db.models import Q
+from django.db.models import Case, IntegerField, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -61,11 +61,17 @@ def attention(*, query: str = "", status: str = "", limit: int = 200) -> list[di
         query = query.strip()
         games = games.filter(Q(public_id=query) | Q(seats__email__icontains=query)).distinct()
     elif rows:
-        games = games.filter(pk__in=list(rows))
-    else:
+        if not status:
+            games = games.filter(pk__in=list(rows))
+    elif not status:
         games = games.none()
     if status:
+        # A state asked for lists every game in it, needing attention or not.
         games = games.filter(status=status)
+    # Within the limit, flagged games first, then the oldest.
+    games = games.annotate(
+        flagged=Case(When(pk__in=list(rows), then=Value(0)), default=Value(1), output_field=IntegerField())
+    ).order_by("flagged", "pk")
     result = []
     for game in games.prefetch_related("seats")[:limit]:
         row = rows.get(game.pk, {"reasons": [], "since": None})

@@ -23,12 +23,15 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import engine
+from games.board.text import board_text
 from games.enqueue import enqueue_on_commit
 from games.mail import scan
 from games.models import ActionRecord, InboundMessage, Notification, Seat
 
 from .decisions import decision_submit
-from .errors import ServiceError
+from .errors import ServiceError, StaleDecision
+from .game_state import load_state
 from .links import seat_by_reply_address
 from .outbox import notification_queue
 
@@ -126,7 +129,7 @@ def _decide(stored: InboundMessage, claim: datetime, seat: Seat, version: int, c
             decision_submit(seat=seat, text=command, seen_version=version, source=ActionRecord.Source.EMAIL)
         except ServiceError as error:
             reason = str(error.message)
-            _answer(seat, stored, ok=False, command=command, reason=reason)
+            _answer(seat, stored, ok=False, command=command, reason=reason, stale=isinstance(error, StaleDecision))
             return _finish(stored, claim, InboundMessage.Status.REFUSED, reason, seat)
         _answer(seat, stored, ok=True, command=command, reason="")
         return _finish(stored, claim, InboundMessage.Status.APPLIED, command, seat)
@@ -163,8 +166,13 @@ def _finish(stored: InboundMessage, claim: datetime, status: str, result: str, s
     return status if done else "already processed"
 
 
-def _answer(seat: Seat, stored: InboundMessage, *, ok: bool, command: str, reason: str, kind: str = "") -> None:
+def _answer(
+    seat: Seat, stored: InboundMessage, *, ok: bool, command: str, reason: str, kind: str = "", stale: bool = False
+) -> None:
     seat = Seat.objects.select_related("game").get(pk=seat.pk)
+    context = {"command": command or _("(nothing)"), "reason": reason, "in_reply_to": scan.message_id(stored.raw)}
+    if not ok:
+        context.update(_game_now(seat, stale=stale))
     with transaction.atomic():
         notification_queue(
             game=seat.game,
@@ -172,8 +180,44 @@ def _answer(seat: Seat, stored: InboundMessage, *, ok: bool, command: str, reaso
             kind=kind or ("reply_ok" if ok else "reply_error"),
             version=stored.pk,
             template="reply_ok" if ok else "reply_error",
-            context={"command": command or _("(nothing)"), "reason": reason},
+            context=context,
         )
+
+
+def _game_now(seat: Seat, *, stale: bool) -> dict:
+    """What a refusal needs to help: examples of what to write for the
+    decision now asked of this seat, and for a reply that came too late the
+    game as it stands (the refusal says it shows it)."""
+    game = seat.game
+    if game.status != game.Status.RUNNING:
+        return {}
+    state = load_state(game)
+    mover = engine.to_move(state)
+    names = {s.colour: s.name for s in Seat.objects.filter(game=game)}
+    found: dict = {}
+    if stale:
+        found["board_text"] = board_text(engine.observe(state, seat.position), names)
+        colour = state.colours[mover] if mover is not None else ""
+        found["whose_turn"] = "" if mover == seat.position else names.get(colour) or colour
+        found["your_turn"] = mover == seat.position
+    if mover == seat.position:
+        found["examples"] = _examples(state)
+    return found
+
+
+def _examples(state) -> list[str]:
+    """One legal action of each sort (the lowest bid and pass, a push and
+    push none, a removal with this game's colours), in the notation."""
+    examples: dict[tuple, str] = {}
+    for action in engine.legal_actions(state):
+        if isinstance(action, engine.Arrange):
+            continue
+        text = engine.format_action(action)
+        # Doing nothing (pass, push none) is its own sort, shown last.
+        examples.setdefault((type(action), text in ("pass", "push none")), text)
+        if len(examples) == 2:
+            break
+    return [text for key, text in sorted(examples.items(), key=lambda item: item[0][1])]
 
 
 def inbound_release(*, waiting: timedelta, stale: timedelta) -> list[int]:

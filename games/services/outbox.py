@@ -139,6 +139,8 @@ def _message(notification: Notification) -> EmailMultiAlternatives:
         # Signed: the tracking webhook must not take a guessed id (tracking.py).
         metadata={"notification": notification_tag(notification.pk)},
         message_id=message_id(notification),
+        in_reply_to=(notification.context or {}).get("in_reply_to"),
+        game=notification.game.public_id,
     )
 
 

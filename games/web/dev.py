@@ -14,7 +14,22 @@ from .decorators import debug_only
 @require_safe
 @debug_only
 def dev_mailbox(request):
-    return render(request, "dev/mailbox.html", {"messages_list": devmail.mailbox_list()})
+    to = request.GET.get("to", "")[:200]
+    page = request.GET.get("page", "")
+    found = devmail.mailbox_page(to=to, page=int(page) if page.isdigit() and len(page) < 9 else 1)
+    return render(
+        request,
+        "dev/mailbox.html",
+        {
+            "messages_list": found["rows"],
+            "to": to,
+            "page": found["page"],
+            "pages": found["pages"],
+            "count": found["count"],
+            "previous": found["page"] - 1 if found["page"] > 1 else None,
+            "next": found["page"] + 1 if found["page"] < found["pages"] else None,
+        },
+    )
 
 
 @require_safe

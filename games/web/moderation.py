@@ -83,6 +83,9 @@ def game_act(request, public_id):
         elif action == "default":
             moderation.default_apply_now(moderator=user, game=game, reason=reason)
         elif action == "abort":
+            # Ending a game cannot be undone: the form's box must be ticked.
+            if request.POST.get("confirm") != "yes":
+                raise ServiceError(_("Tick “Yes, end this game for everyone” to abort it. Nothing was changed."))
             moderation.game_abort(moderator=user, game=game, message=request.POST.get("message", ""), reason=reason)
         elif action in ("replace", "autopilot_on", "autopilot_off", "resend"):
             if seat is None:

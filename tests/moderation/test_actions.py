@@ -273,7 +273,7 @@ def test_aborting_ends_the_game_and_mails_every_player_the_message(
 ):
     with django_capture_on_commit_callbacks(execute=True):
         response = act(
-            mod_client, game, "abort", message="We are sorry: the game is cancelled.", reason="cheating", follow=True
+            mod_client, game, "abort", confirm="yes", message="We are sorry: the game is cancelled.", reason="cheating", follow=True
         )
     assert "Done." in text_of(response)
     game.refresh_from_db()
@@ -287,14 +287,14 @@ def test_aborting_ends_the_game_and_mails_every_player_the_message(
     assert "A moderator has ended this game." in text_of(page)
     # Nothing runs on in an aborted game.
     assert deadlines_sweep() == 0
-    response = act(mod_client, game, "abort", message="again", reason="again", follow=True)
+    response = act(mod_client, game, "abort", confirm="yes", message="again", reason="again", follow=True)
     assert "The game has already ended." in text_of(response)
-    response = act(mod_client, game, "abort", message="  ", reason="x", follow=True)
+    response = act(mod_client, game, "abort", confirm="yes", message="  ", reason="x", follow=True)
     assert ModerationEntry.objects.filter(action="abort").count() == 1
 
 
 def test_aborting_needs_a_message_for_the_players(mod_client, game):
-    response = act(mod_client, game, "abort", message="   ", reason="cheating", follow=True)
+    response = act(mod_client, game, "abort", confirm="yes", message="   ", reason="cheating", follow=True)
     assert "Write the message the players will get." in text_of(response)
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING

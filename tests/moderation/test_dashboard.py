@@ -165,7 +165,7 @@ def test_search_by_game_id_or_player_email_and_filter_by_state(mod_client, trave
     assert sorted(listed(mod_client, q="p1@example.com")) == sorted(g.public_id for g in (first, second, third))
     assert listed(mod_client, q="nobody@example.org") == []
     # The state filter, alone and with a search.
-    assert listed(mod_client, status="paused") == []  # paused just now: nothing to do yet
+    assert listed(mod_client, status="paused") == [third.public_id]  # listed, with nothing to do yet
     assert listed(mod_client, q="example.com", status="paused") == [third.public_id]
     assert sorted(listed(mod_client, q="example.com", status="running")) == sorted([first.public_id, second.public_id])
     assert listed(mod_client, q="example.com", status="over") == []

@@ -109,7 +109,7 @@ ACTIONS = [
     ("autopilot_on", {"seat": 1}),
     ("autopilot_off", {"seat": 1}),
     ("resend", {"seat": 1}),
-    ("abort", {"message": "The game is cancelled."}),
+    ("abort", {"message": "The game is cancelled.", "confirm": "yes"}),
     ("help_handled", {}),
 ]
 
@@ -160,7 +160,7 @@ def test_createmoderator_refuses_a_short_password_and_promotes_an_existing_user(
     with pytest.raises(CommandError, match="at least 8"):
         call_command("createmoderator", "bob", "--password", "short", stdout=io.StringIO())
     assert not User.objects.filter(username="bob").exists()
-    call_command("createmoderator", "plain", "--password", "new-password-9", stdout=io.StringIO())
+    call_command("createmoderator", "plain", "--password", "new-password-9", "--reset-password", stdout=io.StringIO())
     plain_user.refresh_from_db()
     assert moderation.is_moderator(plain_user)
     # The sign-in lockout (django-axes) needs the request to know who is trying.

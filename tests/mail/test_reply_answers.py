@@ -1,0 +1,64 @@
+"""The answers to a reply by email: threaded under it, and a refusal that
+helps the player write the decision right."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+
+from games import engine
+from games.services.decisions import decision_submit
+from games.services.inbound import inbound_store
+from tests.web.factories import play_until
+
+from .helpers import mails_to, mover, reply, started_game, turn_mail
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _answer_to(seat, first_line: str, *, address: str | None = None, message_id: str = "<r1@client.example>"):
+    address = address or turn_mail(seat).reply_to[0]
+    mail.outbox.clear()
+    inbound_store(raw=reply(to=address, sender=seat.email, first_line=first_line, message_id=message_id))
+    (answer,) = mails_to(seat.email)
+    return answer
+
+
+@pytest.mark.parametrize("first_line", ["pass", "hello there"])
+def test_the_answer_to_a_reply_is_threaded_under_it(first_line):
+    seat = mover(started_game())
+    answer = _answer_to(seat, first_line, message_id="<thread-me@client.example>")
+    headers = answer.message()
+    assert headers["In-Reply-To"] == "<thread-me@client.example>"
+    assert headers["References"] == "<thread-me@client.example>"
+
+
+def test_a_refused_bid_quotes_what_was_read_and_shows_the_bid_notation():
+    seat = mover(started_game())
+    answer = _answer_to(seat, "i bid twelve please")
+    assert "I read 'i bid twelve please'; write for example: bid 0 / pass" in answer.body
+    html = answer.alternatives[0][0]
+    assert "write for example: bid 0 / pass" in html
+
+
+def test_a_refused_push_shows_push_with_a_colour_of_this_game_and_push_none():
+    game = play_until(started_game(), lambda state: engine.decision_kind(state) == "push")
+    seat = mover(game)
+    answer = _answer_to(seat, "push them all")
+    state = engine.state_from_json(game.state)
+    others = [c for i, c in enumerate(state.colours) if i != seat.position]
+    line = next(line for line in answer.body.splitlines() if line.startswith("I read"))
+    assert "push none" in line
+    assert any(f"push {colour}" in line for colour in others)
+
+
+def test_a_reply_that_came_too_late_shows_the_board_and_whose_turn_it_is():
+    game = started_game()
+    seat = mover(game)
+    address = turn_mail(seat).reply_to[0]
+    decision_submit(seat=seat, text="bid 2", seen_version=game.decision_version)
+    now = mover(game)
+    answer = _answer_to(seat, "bid 5", address=address)
+    assert "This decision was already made" in answer.body
+    assert "Auction: high bid 2" in answer.body
+    assert f"It is {now.name}'s turn." in answer.body
