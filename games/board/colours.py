@@ -25,6 +25,12 @@ POND = ("#9cc9e8", "#4d8db8")
 CHAIR_OUTLINE = "#222222"
 LABEL = "#555555"
 ACCENT = "#7a5c1e"
+# The board keeps its own light ground so its paint reads the same in dark
+# mode and in the email picture.
+BOARD_BG = "#fbf8f1"
+INK = "#222222"
+TRACK_LINE = "#c8b993"
+LAST_MOVED = "#d0021b"
 
 
 def space_style(space: dict) -> tuple[str, str, int]:
@@ -47,3 +53,9 @@ def rgb(hex_colour: str) -> tuple[int, int, int]:
     value = hex_colour.lstrip("#")
     red, green, blue = (int(value[i : i + 2], 16) for i in (0, 2, 4))
     return red, green, blue
+
+
+def label_ink(hex_colour: str) -> str:
+    """Black or white, whichever reads better on a chair of this colour."""
+    red, green, blue = rgb(hex_colour)
+    return INK if red * 0.299 + green * 0.587 + blue * 0.114 > 150 else "#ffffff"

@@ -1,38 +1,82 @@
-"""The board as a small PNG for emails (mail programs rarely show SVG).
+"""The board as a PNG for emails (mail programs rarely show SVG).
 
-Drawn from the same layout as the page's SVG."""
+Drawn from the same layout as the page's SVG, at twice its size so it stays
+sharp on phones that show the email picture at the layout's width."""
 
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from games import engine
 
-from .colours import CHAIR_OUTLINE, LABEL, POND, rgb, space_style
-from .layout import board_layout
+from .colours import ACCENT, BOARD_BG, LABEL, LAST_MOVED, POND, TRACK_LINE, rgb, space_style
+from .layout import CHAIR_R, MIN_FONT, SPACE_H, SPACE_W, board_layout, shape_points
+
+SCALE = 2
 
 
-def board_png(observation: dict, ruleset_json: dict) -> bytes:
-    layout = board_layout(observation, engine.Ruleset.from_json(ruleset_json))
-    image = Image.new("RGB", (layout.width, layout.height), (255, 255, 255))
+@lru_cache(maxsize=8)
+def _font(size: int, bold: bool = False):
+    # DejaVu covers the dash and most players' alphabets where it is
+    # installed; Pillow's own sized font is the legible fallback (the
+    # unsized default is a few pixels high).
+    try:
+        return ImageFont.truetype("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf", size * SCALE)
+    except OSError:
+        return ImageFont.load_default(size=size * SCALE)
+
+
+def board_png(observation: dict, ruleset_json: dict, names: dict | None = None) -> bytes:
+    layout = board_layout(observation, engine.Ruleset.from_json(ruleset_json), names)
+    image = Image.new("RGB", (layout.width * SCALE, layout.height * SCALE), rgb(BOARD_BG))
     draw = ImageDraw.Draw(image)
-    for space in layout.spaces:
-        fill, outline, _width = space_style(space)
-        box = (space["x"], space["y"], space["x"] + 28, space["y"] + 28)
-        draw.rounded_rectangle(box, radius=4, fill=rgb(fill), outline=rgb(outline))
-        draw.text((space["x"] + 2, space["y"] + 1), str(space["number"]), fill=rgb(LABEL))
+
+    def s(*values: float) -> list[float]:
+        return [v * SCALE for v in values]
+
+    draw.line([tuple(s(x, y)) for x, y in layout.track], fill=rgb(TRACK_LINE), width=6 * SCALE, joint="curve")
     pond = layout.pond
-    draw.ellipse(
-        (pond["x"] - pond["rx"], pond["y"] - pond["ry"], pond["x"] + pond["rx"], pond["y"] + pond["ry"]),
-        fill=rgb(POND[0]),
-        outline=rgb(POND[1]),
+    draw.rounded_rectangle(
+        s(pond["x"], pond["y"], pond["x"] + pond["w"], pond["y"] + pond["h"]),
+        radius=22 * SCALE, fill=rgb(POND[0]), outline=rgb(POND[1]), width=2 * SCALE,
     )
-    for chair in layout.chairs + layout.pond_chairs + layout.podium:
-        radius = 8 if "place" in chair else 6
-        x, y = chair["x"], chair["y"]
-        draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=rgb(chair["fill"]), outline=rgb(CHAIR_OUTLINE))
+    draw.text(s(pond["x"] + pond["w"] / 2, pond["y"] + 10), pond["label"], fill=rgb("#16324a"), font=_font(MIN_FONT), anchor="mm")
+    for space in layout.spaces:
+        x, y = space["x"], space["y"]
+        fill, outline, width = POND + (2,) if space["pond"] else space_style(space)
+        width = width + 1 if space["finish"] else width
+        draw.rounded_rectangle(
+            s(x, y, x + SPACE_W, y + SPACE_H), radius=5 * SCALE, fill=rgb(fill), outline=rgb(outline), width=width * SCALE
+        )
+        draw.text(s(x + SPACE_W / 2, y + 10), space["label"], fill=rgb(LABEL), font=_font(MIN_FONT), anchor="mm")
+        if space["prize"]:
+            draw.text(s(x + SPACE_W / 2, y + SPACE_H + 10), space["prize"], fill=rgb(ACCENT), font=_font(MIN_FONT), anchor="mm")
+    if layout.arch:
+        x, y = layout.arch["x"], layout.arch["y"]
+        draw.arc(s(x - 2, y - 14, x + SPACE_W + 2, y + 10), 180, 360, fill=rgb(ACCENT), width=4 * SCALE)
+        draw.line([tuple(s(x - 2, y - 2)), tuple(s(x - 2, y + 10))], fill=rgb(ACCENT), width=4 * SCALE)
+        draw.line([tuple(s(x + SPACE_W + 2, y - 2)), tuple(s(x + SPACE_W + 2, y + 10))], fill=rgb(ACCENT), width=4 * SCALE)
+    for marker in layout.markers:
+        x, y = marker["x"], marker["y"]
+        if marker["last"]:
+            r = CHAIR_R + 4
+            draw.ellipse(s(x - r, y - r, x + r, y + r), outline=rgb(LAST_MOVED), width=int(2.5 * SCALE))
+        points = shape_points(marker["shape"], x, y, CHAIR_R)
+        paint = {"fill": rgb(marker["fill"]), "outline": rgb(marker["outline"]), "width": 3}
+        if points:
+            draw.polygon([tuple(s(px, py)) for px, py in points], **paint)
+        else:
+            draw.ellipse(s(x - CHAIR_R, y - CHAIR_R, x + CHAIR_R, y + CHAIR_R), **paint)
+        draw.text(
+            s(x, y), marker["label"], fill=rgb(marker["ink"]), font=_font(MIN_FONT, True), anchor="mm",
+            stroke_width=2, stroke_fill=rgb(marker["fill"]),
+        )
+    for text in layout.texts:
+        # The layout gives SVG baselines; PIL's "ls" anchor is the same point.
+        draw.text(s(text["x"], text["y"]), text["text"], fill=rgb(text["fill"]), font=_font(text["size"], text["bold"]), anchor="ls")
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()

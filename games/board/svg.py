@@ -9,64 +9,85 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.narrate import colour_name
 
-from .colours import ACCENT, CHAIR_OUTLINE, LABEL, POND, space_style
-from .layout import board_layout
+from .colours import ACCENT, BOARD_BG, LABEL, LAST_MOVED, POND, TRACK_LINE, space_style
+from .layout import CHAIR_R, MIN_FONT, SPACE_H, SPACE_W, board_layout, shape_points
 
 
-def board_svg(observation: dict, ruleset: engine.Ruleset) -> str:
+def board_svg(observation: dict, ruleset: engine.Ruleset, names: dict | None = None) -> str:
     """The board picture as SVG markup. Built here rather than in a template:
-    a few hundred shapes cost Django's template engine most of a page view."""
-    layout = board_layout(observation, ruleset)
-    race = observation["race"]
-    title = (
-        _("Race %(number)d — finish at %(finish)d") % {"number": race["number"], "finish": race["finish"]}
-        if race
-        else _("Before the first race")
-    )
+    a few hundred shapes cost Django's template engine most of a page view.
+    No width attribute: CSS scales it to the column (see .board in site.css)."""
+    layout = board_layout(observation, ruleset, names)
+    aria = "; ".join([layout.title, *layout.aria])
     parts = [
-        f'<svg viewBox="0 0 {layout.width} {layout.height}" width="{layout.width}" height="{layout.height}" '
-        f'role="img" aria-label="{escape(_("The race track"))}" xmlns="http://www.w3.org/2000/svg" '
+        f'<svg class="board" viewBox="0 0 {layout.width} {layout.height}" preserveAspectRatio="xMinYMin meet" '
+        f'role="img" aria-label="{escape(aria)}" xmlns="http://www.w3.org/2000/svg" '
         'font-family="system-ui, sans-serif">',
-        f'<text x="10" y="18" font-size="12" fill="currentColor">{escape(title)}</text>',
+        f'<rect width="{layout.width}" height="{layout.height}" rx="6" fill="{BOARD_BG}"/>',
+        f'<polyline points="{" ".join(f"{x},{y}" for x, y in layout.track)}" fill="none" '
+        f'stroke="{TRACK_LINE}" stroke-width="6" stroke-linejoin="round"/>',
     ]
-    start_label = escape(_("START"))
+    pond = layout.pond
+    parts.append(
+        f'<rect x="{pond["x"]}" y="{pond["y"]}" width="{pond["w"]}" height="{pond["h"]}" rx="22" '
+        f'fill="{POND[0]}" stroke="{POND[1]}" stroke-width="2"/>'
+        f'<text x="{pond["x"] + pond["w"] / 2}" y="{pond["y"] + 15}" font-size="{MIN_FONT}" '
+        f'text-anchor="middle" fill="#16324a">{escape(pond["label"])}</text>'
+    )
     for space in layout.spaces:
         x, y = space["x"], space["y"]
-        fill, stroke, width = space_style(space)
-        label = start_label if space["start"] else str(space["number"])
+        fill, stroke, width = POND + (2,) if space["pond"] else space_style(space)
+        bold = ' font-weight="700"' if space["start"] or space["finish"] else ""
         parts.append(
-            f'<rect x="{x}" y="{y}" width="28" height="28" rx="4" fill="{fill}" stroke="{stroke}" stroke-width="{width}"/>'
-            f'<text x="{x + 2}" y="{y + 10}" font-size="8" fill="{LABEL}">{label}</text>'
+            f'<rect x="{x}" y="{y}" width="{SPACE_W}" height="{SPACE_H}" rx="5" fill="{fill}" '
+            f'stroke="{stroke}" stroke-width="{width + 1 if space["finish"] else width}"/>'
+            f'<text x="{x + SPACE_W / 2}" y="{y + 14}" font-size="{MIN_FONT}" text-anchor="middle" '
+            f'fill="{LABEL}"{bold}>{escape(space["label"])}</text>'
         )
         if space["prize"]:
-            parts.append(f'<text x="{x}" y="{y + 40}" font-size="7.5" fill="{ACCENT}">{space["prize"]}</text>')
+            parts.append(
+                f'<text x="{x + SPACE_W / 2}" y="{y + SPACE_H + 14}" font-size="{MIN_FONT}" text-anchor="middle" '
+                f'fill="{ACCENT}" font-weight="{700 if space["current"] else 400}">{space["prize"]}'
+                f'<title>{escape(_("Prizes: 1st/2nd/3rd"))}</title></text>'
+            )
     if layout.arch:
         x, y = layout.arch["x"], layout.arch["y"]
         parts.append(
-            f'<path d="M{x - 2} {y + 2} v-10 a16 12 0 0 1 32 0 v10" fill="none" stroke="{ACCENT}" stroke-width="3">'
-            f'<title>{escape(_("The arch"))}</title></path>'
+            f'<path class="arch" d="M{x - 2} {y + 10} V{y - 2} A{SPACE_W / 2 + 2} 12 0 0 1 {x + SPACE_W + 2} {y - 2} '
+            f'V{y + 10}" fill="none" stroke="{ACCENT}" stroke-width="4"><title>{escape(_("The arch"))}</title></path>'
         )
-    for chair in layout.chairs:
+    for marker in layout.markers:
+        parts.append(_marker(marker))
+    for text in layout.texts:
+        weight = ' font-weight="700"' if text["bold"] else ""
         parts.append(
-            f'<circle cx="{chair["x"]}" cy="{chair["y"]}" r="6" fill="{chair["fill"]}" stroke="{CHAIR_OUTLINE}">'
-            f'<title>{escape(colour_name(chair["colour"]))}</title></circle>'
-        )
-    pond = layout.pond
-    parts.append(
-        f'<ellipse cx="{pond["x"]}" cy="{pond["y"]}" rx="{pond["rx"]}" ry="{pond["ry"]}" fill="{POND[0]}" stroke="{POND[1]}"/>'
-        f'<text x="{pond["x"] - 28}" y="{pond["y"] - 28}" font-size="10" fill="currentColor">{escape(_("Shell pond"))}</text>'
-        f'<text x="180" y="{pond["y"] - 28}" font-size="10" fill="currentColor">{escape(_("Placings"))}</text>'
-    )
-    for chair in layout.pond_chairs:
-        parts.append(
-            f'<circle cx="{chair["x"]}" cy="{chair["y"]}" r="6" fill="{chair["fill"]}" stroke="{CHAIR_OUTLINE}">'
-            f'<title>{escape(colour_name(chair["colour"]))}</title></circle>'
-        )
-    for chair in layout.podium:
-        parts.append(
-            f'<circle cx="{chair["x"]}" cy="{chair["y"]}" r="9" fill="{chair["fill"]}" stroke="{CHAIR_OUTLINE}">'
-            f'<title>{escape(colour_name(chair["colour"]))}</title></circle>'
-            f'<text x="{chair["x"] - 3}" y="{chair["y"] + 22}" font-size="10" fill="currentColor">{chair["place"]}</text>'
+            f'<text x="{text["x"]}" y="{text["y"]}" font-size="{text["size"]}" fill="{text["fill"]}"'
+            f'{weight} text-anchor="{text["anchor"]}">{escape(text["text"])}</text>'
         )
     parts.append("</svg>")
     return mark_safe("".join(parts))
+
+
+def _marker(marker: dict) -> str:
+    x, y, shape = marker["x"], marker["y"], marker["shape"]
+    paint = f'fill="{marker["fill"]}" stroke="{marker["outline"]}" stroke-width="1.5"'
+    points = shape_points(shape, x, y, CHAIR_R)
+    if points:
+        body = f'<polygon points="{" ".join(f"{px:.1f},{py:.1f}" for px, py in points)}" {paint}/>'
+    else:
+        body = f'<circle cx="{x}" cy="{y}" r="{CHAIR_R}" {paint}/>'
+    title = f'{marker["name"]} ({colour_name(marker["colour"])})'
+    ring = ""
+    if marker["last"]:
+        title += " — " + _("moved last")
+        ring = (
+            f'<circle class="last-moved" cx="{x}" cy="{y}" r="{CHAIR_R + 4}" fill="none" '
+            f'stroke="{LAST_MOVED}" stroke-width="2.5"/>'
+        )
+    return (
+        f'<g class="chair chair-{shape}" data-colour="{escape(marker["colour"])}">'
+        f"<title>{escape(title)}</title>{ring}{body}"
+        f'<text x="{x}" y="{y + 4.5}" font-size="{MIN_FONT}" font-weight="700" text-anchor="middle" '
+        f'fill="{marker["ink"]}" stroke="{marker["fill"]}" stroke-width="2" paint-order="stroke">'
+        f'{escape(marker["label"])}</text></g>'
+    )

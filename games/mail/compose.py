@@ -72,7 +72,7 @@ def email_message(
     if html:
         message.attach_alternative(html, "text/html")
     if picture:
-        image = MIMEImage(board_png(picture["observation"], picture["ruleset"]), "png")
+        image = MIMEImage(board_png(picture["observation"], picture["ruleset"], picture.get("names")), "png")
         image.add_header("Content-ID", "<board>")
         image.add_header("Content-Disposition", "inline", filename="board.png")
         message.attach(image)

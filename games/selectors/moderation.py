@@ -135,8 +135,10 @@ def game_in_full(game: Game, user) -> dict:
 def game_page(game: Game, user) -> dict:
     context = {"game": game, **game_in_full(game, user)}
     if context["observation"]:
-        context["board_svg"] = board_svg(context["observation"], engine.Ruleset.from_json(game.ruleset))
         context["names"] = {s.colour: s.name for s in context["seats"]}
+        context["board_svg"] = board_svg(
+            context["observation"], engine.Ruleset.from_json(game.ruleset), context["names"]
+        )
         context["by_colour"] = {s.colour: s for s in context["seats"]}
     return context
 

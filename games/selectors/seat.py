@@ -145,7 +145,7 @@ def game_context(game: Game, seat: Seat | None, seats: list[Seat]) -> dict:
     my_turn = seat is not None and observation["to_move"] == seat.colour
     return {
         "observation": observation,
-        "board_svg": board_svg(observation, ruleset),
+        "board_svg": board_svg(observation, ruleset, names),
         "names": names,
         "by_colour": {s.colour: s for s in seats},
         "history": history(game, names=names),

@@ -55,10 +55,11 @@ def notices_after_decision(game: Game, state: engine.State, seats: dict[int, Sea
         .values_list("events", flat=True)[:400]
         for event in events
     ]
-    context = decision_context(game, state, seat, since, {s.colour: s.name for s in seats.values()})
+    names = {s.colour: s.name for s in seats.values()}
+    context = decision_context(game, state, seat, since, names)
     notification_queue(
         game=game, seat=seat, kind="turn", version=game.version, template="turn", context=context,
-        picture={"observation": context["observation"], "ruleset": game.ruleset},
+        picture={"observation": context["observation"], "ruleset": game.ruleset, "names": names},
     )
 
 

@@ -79,6 +79,19 @@ def test_a_seat_page_fits_a_phone_and_every_decision_control_is_finger_sized(sit
     overflow, small = _overflow_and_small_controls(page)
     assert overflow <= 0, f"the page scrolls sideways by {overflow}px at 390px"
     assert not small, "controls smaller than a finger: " + "; ".join(small)
+    drawn, smallest = page.evaluate(
+        """() => {
+            const sizes = [];
+            for (const text of document.querySelectorAll("svg text")) {
+                const svg = text.ownerSVGElement;
+                const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+                sizes.push(parseFloat(getComputedStyle(text).fontSize) * scale);
+            }
+            return [sizes.length, Math.min(...sizes)];
+        }"""
+    )
+    assert drawn > 0, "the seat page draws no labelled board"
+    assert smallest >= 12, f"a label on the board renders at {smallest:.1f}px at 390px"
     site.screenshot(page, f"phone-{decision}")
     site.checks.assert_clean()
 
