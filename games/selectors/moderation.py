@@ -12,9 +12,7 @@ from games import engine
 from games.board.svg import board_svg
 from games.models import ActionRecord, Game, HelpRequest, ModerationEntry, Notification, Seat, SeatHolder
 
-from .public import game_by_public_id
-
-__all__ = ["attention", "game_by_public_id", "game_in_full", "game_page", "help_request", "moderator_seat", "seat_at"]
+__all__ = ["attention", "game_in_full", "game_page", "help_request", "moderator_seat", "seat_at"]
 
 # A deadline this far past means the sweep did not act (workers down?).
 OVERDUE_GRACE = timedelta(minutes=10)

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.http import Http404
 from django.shortcuts import render
 
+from games.selectors.public import game_by_public_id
 from games.selectors.seat import seat_for_link
 
 
@@ -51,3 +52,11 @@ def debug_only(view):
         return view(request, *args, **kwargs)
 
     return wrapped
+
+
+def game_or_404(public_id: str):
+    """The game a public id names, for every page addressed by one."""
+    game = game_by_public_id(public_id)
+    if game is None:
+        raise Http404()
+    return game

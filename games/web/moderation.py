@@ -6,7 +6,6 @@ from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
@@ -15,6 +14,8 @@ from games.selectors import moderation as moderation_reads
 from games.selectors.options import GAME_STATUSES
 from games.services import moderation
 from games.services.errors import ServiceError
+
+from .decorators import game_or_404
 
 
 def moderator_required(view):
@@ -29,13 +30,6 @@ def moderator_required(view):
         return response
 
     return wrapped
-
-
-def _game_or_404(public_id: str):
-    game = moderation_reads.game_by_public_id(public_id)
-    if game is None:
-        raise Http404()
-    return game
 
 
 @require_safe
@@ -56,14 +50,14 @@ def dashboard(request):
 @require_safe
 @moderator_required
 def game_page(request, public_id):
-    game = _game_or_404(public_id)
+    game = game_or_404(public_id)
     return render(request, "moderation/game.html", moderation_reads.game_page(game, request.user))
 
 
 @require_POST
 @moderator_required
 def game_act(request, public_id):
-    game = _game_or_404(public_id)
+    game = game_or_404(public_id)
     action = request.POST.get("action", "")
     reason = request.POST.get("reason", "")
     user = request.user

@@ -3,16 +3,17 @@ check of the dice, and asking for one's links again."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games.enqueue import enqueue_now
-from games.selectors.public import game_by_public_id, game_json, spectator_page, verify_report
+from games.selectors.public import game_json, spectator_page, verify_report
 from games.selectors.rules import rules_page
 from games.services.errors import ServiceError
 from games.services.setup import game_create
 
+from .decorators import game_or_404
 from .forms import LinkResendForm, NewGameForm
 from .limits import GAMES_PER_CLIENT, LINKS_PER_ADDRESS, LINKS_PER_CLIENT, client_ip, limits_hit, too_many
 
@@ -65,26 +66,19 @@ def game_created(request):
     return render(request, "public/created.html")
 
 
-def _game_or_404(public_id: str):
-    game = game_by_public_id(public_id)
-    if game is None:
-        raise Http404()
-    return game
-
-
 @require_safe
 def spectator(request, public_id):
-    return render(request, "public/spectator.html", spectator_page(_game_or_404(public_id)))
+    return render(request, "public/spectator.html", spectator_page(game_or_404(public_id)))
 
 
 @require_safe
 def spectator_json(request, public_id):
-    return JsonResponse(game_json(_game_or_404(public_id), None))
+    return JsonResponse(game_json(game_or_404(public_id), None))
 
 
 @require_safe
 def verify(request, public_id):
-    game = _game_or_404(public_id)
+    game = game_or_404(public_id)
     return render(request, "public/verify.html", {"game": game, "report": verify_report(game)})
 
 
