@@ -199,3 +199,87 @@ def describe_moderation(entry, names: dict | None = None) -> str:
     }
     text = texts.get(action, _("A moderator acted")) % {"seat": seat_name, "detail": detail}
     return _("%(text)s: %(reason)s") % {"text": text, "reason": reason}
+
+
+def ordinal(place: int) -> str:
+    words = {1: _("1st"), 2: _("2nd"), 3: _("3rd"), 4: _("4th"), 5: _("5th"), 6: _("6th")}
+    return words.get(place, f"{place}.")
+
+
+def joined(words: list[str]) -> str:
+    """"Anna", "Anna and Bruno", "Anna, Bruno and Carl"."""
+    if len(words) < 2:
+        return "".join(words)
+    return _("%(first)s and %(last)s") % {"first": ", ".join(words[:-1]), "last": words[-1]}
+
+
+def final_standings(observation: dict | None, names: dict | None = None) -> dict | None:
+    """The end of a game as pages and the last email show it, or None while it
+    runs: ``rows`` best first (place, colour, name, gold, winner) and
+    ``tie_breaks``, a sentence for each group of equal gold that the last
+    race's places put in order (RULES.md, "End")."""
+    order = (observation or {}).get("standings")
+    if not order:
+        return None
+
+    def name(colour):
+        return (names or {}).get(colour) or _colour_label(colour)
+
+    gold = {player["colour"]: player["gold"] for player in observation["players"]}
+    rows = [
+        {"place": place, "colour": colour, "name": name(colour), "gold": gold[colour], "winner": place == 1}
+        for place, colour in enumerate(order, start=1)
+    ]
+    return {"rows": rows, "tie_breaks": _tie_breaks(order, gold, observation["results"], name)}
+
+
+def _tie_breaks(order: list[str], gold: dict, results: list[dict], name) -> list[str]:
+    if not results:
+        return []
+    last = results[-1]
+    place = {colour: index for index, colour in enumerate(last["ranking"], start=1)}
+    groups: dict[int, list[str]] = {}
+    for colour in order:
+        groups.setdefault(gold[colour], []).append(colour)
+    sentences = []
+    for amount, tied in groups.items():
+        # A player the last race did not rank was put in order by seat, not
+        # by the race: no sentence can say the race decided it.
+        if len(tied) < 2 or any(colour not in place for colour in tied):
+            continue
+        if len(tied) == 2:
+            better, worse = tied
+            sentences.append(
+                ngettext(
+                    "%(better)s and %(worse)s both have %(gold)d gold; %(better)s placed better in race "
+                    "%(race)d (%(better_place)s, against %(worse_place)s).",
+                    "%(better)s and %(worse)s both have %(gold)d gold; %(better)s placed better in race "
+                    "%(race)d (%(better_place)s, against %(worse_place)s).",
+                    amount,
+                )
+                % {
+                    "better": name(better),
+                    "worse": name(worse),
+                    "gold": amount,
+                    "race": last["number"],
+                    "better_place": ordinal(place[better]),
+                    "worse_place": ordinal(place[worse]),
+                }
+            )
+            continue
+        sentences.append(
+            ngettext(
+                "%(players)s all have %(gold)d gold; race %(race)d put them in this order: %(places)s.",
+                "%(players)s all have %(gold)d gold; race %(race)d put them in this order: %(places)s.",
+                amount,
+            )
+            % {
+                "players": joined([name(colour) for colour in tied]),
+                "gold": amount,
+                "race": last["number"],
+                "places": ", ".join(
+                    _("%(who)s %(place)s") % {"who": name(colour), "place": ordinal(place[colour])} for colour in tied
+                ),
+            }
+        )
+    return sentences

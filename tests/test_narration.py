@@ -7,7 +7,7 @@ from django.core.management import CommandError, call_command
 
 from games.engine import CHANCE, apply, parse
 from games.engine.events import events
-from games.narrate import describe
+from games.narrate import describe, final_standings
 from tests.engine.scripting import new, play, racing
 
 
@@ -79,3 +79,62 @@ def test_simulate_is_repeatable_for_a_seed():
 def test_simulate_refuses_a_player_count_the_ruleset_does_not_allow():
     with pytest.raises(CommandError, match="3 to 6 players"):
         call_command("simulate", players=7, seed=1, stdout=StringIO())
+
+
+def finished(gold: dict, standings: list, last_ranking: list) -> dict:
+    """The parts of a finished game's observation the standings are told from."""
+    return {
+        "players": [{"colour": colour, "gold": amount} for colour, amount in gold.items()],
+        "results": [{"number": 6, "ranking": last_ranking}],
+        "standings": standings,
+    }
+
+
+NAMES = {"red": "Anna", "blue": "Bruno", "green": "Carla", "white": "Dora"}
+
+
+def test_the_final_standings_name_each_player_with_their_gold_best_first_and_mark_the_winner():
+    observation = finished({"red": 23, "blue": 41, "green": 30}, ["blue", "green", "red"], ["red", "green", "blue"])
+    rows = final_standings(observation, NAMES)["rows"]
+    assert [(row["place"], row["name"], row["gold"]) for row in rows] == [(1, "Bruno", 41), (2, "Carla", 30), (3, "Anna", 23)]
+    assert [row["winner"] for row in rows] == [True, False, False]
+
+
+def test_equal_gold_is_explained_by_the_better_place_in_race_six():
+    observation = finished(
+        {"red": 23, "blue": 23, "green": 30, "white": 12},
+        ["green", "red", "blue", "white"],
+        ["white", "red", "green", "blue"],
+    )
+    standings = final_standings(observation, NAMES)
+    assert standings["tie_breaks"] == [
+        "Anna and Bruno both have 23 gold; Anna placed better in race 6 (2nd, against 4th)."
+    ]
+
+
+def test_three_players_with_equal_gold_are_told_in_the_order_race_six_put_them():
+    observation = finished(
+        {"red": 23, "blue": 23, "green": 23, "white": 40},
+        ["white", "green", "red", "blue"],
+        ["white", "green", "red", "blue"],
+    )
+    assert final_standings(observation, NAMES)["tie_breaks"] == [
+        "Carla, Anna and Bruno all have 23 gold; race 6 put them in this order: Carla 2nd, Anna 3rd, Bruno 4th."
+    ]
+
+
+def test_no_tie_break_is_told_when_every_player_has_different_gold():
+    observation = finished({"red": 23, "blue": 24, "green": 30}, ["green", "blue", "red"], ["red", "blue", "green"])
+    assert final_standings(observation, NAMES)["tie_breaks"] == []
+
+
+def test_a_player_with_no_name_known_is_named_by_colour_not_left_blank():
+    observation = finished({"red": 23, "blue": 23}, ["blue", "red"], ["blue", "red"])
+    standings = final_standings(observation, {"red": "Anna"})
+    assert [row["name"] for row in standings["rows"]] == ["Blue", "Anna"]
+    assert standings["tie_breaks"] == ["Blue and Anna both have 23 gold; Blue placed better in race 6 (1st, against 2nd)."]
+
+
+def test_a_game_still_running_has_no_final_standings():
+    observation = finished({"red": 23, "blue": 24}, None, ["red", "blue"])
+    assert final_standings(observation, NAMES) is None

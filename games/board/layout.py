@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.narrate import colour_name
+from games.narrate import colour_name, ordinal
 
 from .colours import CHAIR_OUTLINE, INK, hex_of, label_ink
 
@@ -45,11 +45,6 @@ class Board:
     arch: dict | None
     title: str = ""
     aria: list = field(default_factory=list)
-
-
-def ordinal(place: int) -> str:
-    words = {1: _("1st"), 2: _("2nd"), 3: _("3rd"), 4: _("4th"), 5: _("5th"), 6: _("6th")}
-    return words.get(place, f"{place}.")
 
 
 def short_labels(colours: list[str], names: dict) -> dict:

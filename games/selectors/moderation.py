@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.board.svg import board_svg
 from games.models import ActionRecord, Game, HelpRequest, ModerationEntry, Notification, Seat, SeatHolder
+from games.narrate import colour_name, describe, describe_moderation, final_standings
 
 __all__ = ["attention", "game_in_full", "game_page", "help_request", "moderator_seat", "seat_at"]
 
@@ -18,6 +19,13 @@ __all__ = ["attention", "game_in_full", "game_page", "help_request", "moderator_
 OVERDUE_GRACE = timedelta(minutes=10)
 LONG_PAUSE = timedelta(days=3)
 ACTIVE = (Game.Status.INVITING, Game.Status.RUNNING, Game.Status.PAUSED)
+
+
+def _who(seat: Seat) -> str:
+    """A seat by its player's name, the colour after it for the board."""
+    if not seat.colour:
+        return seat.name
+    return _("%(name)s (%(colour)s)") % {"name": seat.name, "colour": colour_name(seat.colour)}
 
 
 def attention(*, query: str = "", status: str = "", limit: int = 200) -> list[dict]:
@@ -37,22 +45,24 @@ def attention(*, query: str = "", status: str = "", limit: int = 200) -> list[di
     ).values_list("pk", "deadline")[:limit]:
         flag(game_id, deadline, _("decision overdue since %(when)s") % {"when": deadline.strftime("%Y-%m-%d %H:%M UTC")})
     for seat in Seat.objects.filter(autopilot_reason="missed", game__status__in=ACTIVE).only(
-        "game_id", "colour", "email", "missed_deadlines"
+        "game_id", "colour", "display_name", "email", "missed_deadlines"
     )[:limit]:
-        flag(seat.game_id, None, _("%(colour)s missed %(n)d deadlines in a row (autopilot on)") % {"colour": seat.colour, "n": seat.missed_deadlines})
-    for seat in Seat.objects.filter(email_undeliverable=True, game__status__in=ACTIVE).only("game_id", "colour", "email")[:limit]:
-        flag(seat.game_id, None, _("%(colour)s: email undeliverable (%(email)s)") % {"colour": seat.colour, "email": seat.email})
+        flag(seat.game_id, None, _("%(who)s missed %(n)d deadlines in a row (autopilot on)") % {"who": _who(seat), "n": seat.missed_deadlines})
+    for seat in Seat.objects.filter(email_undeliverable=True, game__status__in=ACTIVE).only(
+        "game_id", "colour", "display_name", "email"
+    )[:limit]:
+        flag(seat.game_id, None, _("%(who)s: email undeliverable (%(email)s)") % {"who": _who(seat), "email": seat.email})
     failed = Notification.objects.filter(status=Notification.Status.FAILED, game__status__in=ACTIVE)
     # A refused address is already flagged as undeliverable above.
     for notification in failed.exclude(seat__email_undeliverable=True).select_related("seat").order_by("created_at")[:limit]:
-        who = (notification.seat.colour if notification.seat else "") or notification.to_email
+        who = _who(notification.seat) if notification.seat else notification.to_email
         flag(notification.game_id, notification.created_at, _("%(who)s: %(kind)s email could not be sent (%(error)s)") % {"who": who, "kind": notification.kind, "error": notification.last_error[:160]})
     for game_id, paused_at in Game.objects.filter(
         status=Game.Status.PAUSED, paused_at__lt=now - LONG_PAUSE
     ).values_list("pk", "paused_at")[:limit]:
         flag(game_id, paused_at, _("paused since %(when)s") % {"when": paused_at.strftime("%Y-%m-%d")})
     for help_request in HelpRequest.objects.filter(handled_at__isnull=True).select_related("seat")[:limit]:
-        flag(help_request.game_id, help_request.created_at, _("%(colour)s asks for help: %(message)s") % {"colour": help_request.seat.colour or "?", "message": help_request.message[:120]})
+        flag(help_request.game_id, help_request.created_at, _("%(who)s asks for help: %(message)s") % {"who": _who(help_request.seat), "message": help_request.message[:120]})
 
     games = Game.objects.all()
     if query:
@@ -104,18 +114,24 @@ def game_in_full(game: Game, user) -> dict:
             "deck": sorted(code(c) for c in state.deck),
             "discard": sorted(code(c) for c in state.discard),
         }
+    names = {s.colour: s.name for s in seats}
     timelines = []
     for seat in seats:
+        decisions = list(
+            ActionRecord.objects.filter(game=game, seat=seat.position)
+            .order_by("-seq")
+            .only("seq", "actor", "source", "created_at", "action", "events")[:30]
+        )
+        for record in decisions:
+            # Told as the history tells it, by names: "push blue" would make
+            # the moderator look up whose chair is blue.
+            record.told = " ".join(text for text in (describe(e, names) for e in record.events) if text)
         timelines.append(
             {
                 "seat": seat,
                 "holders": list(SeatHolder.objects.filter(seat=seat).order_by("from_seq")),
                 "emails": list(Notification.objects.filter(seat=seat).order_by("-created_at")[:30]),
-                "decisions": list(
-                    ActionRecord.objects.filter(game=game, seat=seat.position)
-                    .order_by("-seq")
-                    .only("seq", "actor", "source", "created_at", "action")[:30]
-                ),
+                "decisions": decisions,
             }
         )
     return {
@@ -125,15 +141,34 @@ def game_in_full(game: Game, user) -> dict:
         "secrets": secrets,
         "state_json": None if seated or state is None else game.state,
         "timelines": timelines,
-        "entries": list(ModerationEntry.objects.filter(game=game).select_related("moderator")[:50]),
+        "entries": _moderation_log(game, seats, names),
         "help_requests": list(HelpRequest.objects.filter(game=game, handled_at__isnull=True).select_related("seat")),
     }
+
+
+def _moderation_log(game: Game, seats: list[Seat], names: dict) -> list[ModerationEntry]:
+    """The moderators' own steps, each told by the seat's player name as the
+    players' history tells it."""
+    colours = {s.position: s.colour for s in seats}
+    entries = list(ModerationEntry.objects.filter(game=game).select_related("moderator")[:50])
+    for entry in entries:
+        entry.told = describe_moderation(
+            {
+                "action": entry.action,
+                "detail": entry.detail,
+                "reason": entry.reason,
+                "colour": colours.get(entry.seat_position),
+            },
+            names,
+        )
+    return entries
 
 
 def game_page(game: Game, user) -> dict:
     context = {"game": game, **game_in_full(game, user)}
     if context["observation"]:
         context["names"] = {s.colour: s.name for s in context["seats"]}
+        context["standings"] = final_standings(context["observation"], context["names"])
         context["board_svg"] = board_svg(
             context["observation"], engine.Ruleset.from_json(game.ruleset), context["names"]
         )

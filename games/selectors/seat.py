@@ -12,11 +12,11 @@ from django.utils.translation import gettext_lazy as _lazy
 from games import engine
 from games.board.svg import board_svg
 from games.models import Absence, ActionRecord, Game, ModerationEntry, Seat, SeatHolder
-from games.narrate import describe, describe_moderation
+from games.narrate import describe, describe_moderation, final_standings
 from games.services.links import seat_by_token, seat_by_unsubscribe_token, token_hash
 from games.services.timing import absence_days_left
 
-# The seat page shows the newest part; the history page has the rest.
+# The game pages show this many of the newest entries of the history.
 HISTORY_LIMIT = 40
 # Longer than any token we issue: a longer one is not looked up.
 TOKEN_MAX = 100
@@ -30,9 +30,13 @@ def observation_for(game: Game, seat: Seat | None) -> dict | None:
 
 
 def history(game: Game, names: dict | None = None, limit: int = HISTORY_LIMIT) -> list[dict]:
-    """Newest first: each entry a time and the sentences of one action."""
+    """The newest ``limit`` entries, told oldest first like a story: each a
+    time and the sentences of one action or moderator's step."""
+    # Rolls asked for and secret draws tell nothing; counted, they would
+    # crowd out entries that do.
     records = (
         ActionRecord.objects.filter(game=game)
+        .exclude(events=[])
         .order_by("-seq")
         .only("seq", "created_at", "events", "actor")[:limit]
     )
@@ -61,34 +65,69 @@ def history(game: Game, names: dict | None = None, limit: int = HISTORY_LIMIT) -
             }
         )
     entries.sort(key=lambda e: (e["at"], e["seq"]), reverse=True)
-    return entries[:limit]
+    return entries[:limit][::-1]
 
 
-# Why a decision was made without the player's click, for the stale page.
+# Who or what decided, when it was not the player of that seat.
 _MADE_BY = {
-    ActionRecord.Actor.DEADLINE: _lazy("the deadline had passed, so the default was applied"),
+    ActionRecord.Actor.DEADLINE: _lazy("the deadline (the default of the rules)"),
     ActionRecord.Actor.ORDER: _lazy("a standing order"),
     ActionRecord.Actor.AUTOPILOT: _lazy("the autopilot"),
     ActionRecord.Actor.MODERATOR: _lazy("a moderator"),
 }
+# The same, told to the player whose seat it was.
+_MADE_FOR_YOU = {
+    ActionRecord.Actor.DEADLINE: _lazy("your deadline passed and the default was applied for you"),
+    ActionRecord.Actor.ORDER: _lazy("your standing order decided for you"),
+    ActionRecord.Actor.AUTOPILOT: _lazy("the autopilot decided for you"),
+    ActionRecord.Actor.MODERATOR: _lazy("a moderator decided for you"),
+}
 
 
-def decisions_since(game: Game, seq: int, names: dict, limit: int = 12) -> list[dict]:
-    """What was decided after log entry ``seq`` (oldest first), each with who
-    or what decided it: the answer to "why was my click too late?"."""
-    records = (
+def decisions_since(game: Game, seq: int, names: dict, limit: int = 12, viewer: Seat | None = None) -> list[dict]:
+    """What was decided after log entry ``seq``, oldest first, each with its
+    time, who or what decided it, and whether it was ``viewer``'s seat: the
+    answer to "why was my click too late?" and "what did I miss?". The
+    chance that followed a decision (a die, a card) is told with it."""
+    decisions = list(
         ActionRecord.objects.filter(game=game, seq__gt=seq)
         .exclude(actor=ActionRecord.Actor.CHANCE)
         .order_by("seq")
-        .only("seq", "events", "actor")[:limit]
+        .only("seq", "seat", "events", "actor", "created_at")[: limit + 1]
     )
-    return [
-        {
-            "sentences": [text for text in (describe(e, names) for e in record.events) if text],
-            "made_by": _MADE_BY.get(record.actor),
-        }
-        for record in records
-    ]
+    chance = ActionRecord.objects.filter(game=game, seq__gt=seq, actor=ActionRecord.Actor.CHANCE)
+    if len(decisions) > limit:
+        # Chance after the last decision shown, up to the first one left out.
+        chance = chance.filter(seq__lt=decisions.pop().seq)
+    chance = chance.only("seq", "seat", "events", "actor", "created_at")
+    records = sorted([*decisions, *chance], key=lambda record: record.seq)
+    entries: list[dict] = []
+    for record in records:
+        sentences = [text for text in (describe(e, names) for e in record.events) if text]
+        if record.actor == ActionRecord.Actor.CHANCE and entries:
+            entries[-1]["sentences"].extend(sentences)
+            continue
+        for_you = viewer is not None and record.actor != ActionRecord.Actor.CHANCE and record.seat == viewer.position
+        entries.append(
+            {
+                "at": record.created_at,
+                "sentences": sentences,
+                "made_by": _MADE_BY.get(record.actor),
+                "for_you": for_you,
+                "made_for_you": _MADE_FOR_YOU.get(record.actor) if for_you else None,
+            }
+        )
+    return [entry for entry in entries if entry["sentences"]]
+
+
+def since_email(seat: Seat, since: int | None) -> list[dict]:
+    """What happened after the email whose link carried game version
+    ``since``; nothing for a version that is not an earlier one of this game
+    (the link was opened in time, or the number was made up)."""
+    game = seat.game
+    if since is None or not 0 <= since < game.version:
+        return []
+    return decisions_since(game, since, {s.colour: s.name for s in game.seats.all()}, viewer=seat)
 
 
 def local_time(moment, time_zone: str):
@@ -126,6 +165,31 @@ def is_inviting(game: Game) -> bool:
     return game.status == Game.Status.INVITING
 
 
+def masked_email(email: str) -> str:
+    """"b•••@example.com": enough for the host to tell whom they invited,
+    too little for the other invitees to learn an address."""
+    local, at, domain = email.rpartition("@")
+    if not at:
+        return "•••"
+    return f"{local[:1]}•••@{domain}"
+
+
+def invitees(seats: list[Seat], viewer: Seat) -> list[dict]:
+    """Who is in the game before it starts: a taken seat by its player's name
+    and colour, one not yet taken by the name the host gave or else a masked
+    address."""
+    return [
+        {
+            "taken": seat.accepted_at is not None,
+            "name": seat.display_name or masked_email(seat.email),
+            "colour": seat.colour if seat.accepted_at is not None else None,
+            "host": seat.is_host,
+            "you": seat.pk == viewer.pk,
+        }
+        for seat in sorted(seats, key=lambda seat: seat.position)
+    ]
+
+
 def _absences_now(seats: list[Seat]) -> dict:
     """Colour -> the absence under way or coming, shown to everyone."""
     now = timezone.now()
@@ -147,8 +211,10 @@ def game_context(game: Game, seat: Seat | None, seats: list[Seat]) -> dict:
         "observation": observation,
         "board_svg": board_svg(observation, ruleset, names),
         "names": names,
+        "standings": final_standings(observation, names),
         "by_colour": {s.colour: s for s in seats},
         "history": history(game, names=names),
+        "history_limit": HISTORY_LIMIT,
         "my_turn": my_turn,
         "deadline": local_time(game.deadline, seat.time_zone if seat else "UTC"),
         "time_zone": seat.time_zone if seat else "UTC",
@@ -162,16 +228,19 @@ def game_context(game: Game, seat: Seat | None, seats: list[Seat]) -> dict:
     }
 
 
-def seat_page(seat: Seat) -> dict:
+def seat_page(seat: Seat, since: int | None = None) -> dict:
     """Everything the seat page shows but its forms; ``inviting`` says which
-    page it is, and the ``*_initial`` and flags say which forms it has."""
+    page it is, and the ``*_initial`` and flags say which forms it has.
+    ``since`` is the game version of the email whose link was opened."""
     game = seat.game
     seats = list(game.seats.all())
     context: dict = {"seat": seat, "game": game, "seats": seats, "inviting": is_inviting(game)}
     if context["inviting"]:
         context["free_colours"] = free_colours(game, seats)
+        context["invitees"] = invitees(seats, seat)
         return context
     context.update(game_context(game, seat, seats))
+    context["since_email"] = since_email(seat, since)
     if context["can_arrange"]:
         context["arrange_codes"] = arrange_codes(context["observation"], seat)
     running = game.status == Game.Status.RUNNING

@@ -34,13 +34,17 @@ def notices_after_decision(game: Game, state: engine.State, seats: dict[int, Sea
         if engine.is_over(state):
             notification_queue(
                 game=game, seat=seat, kind="over", version=game.version, template="game_over",
-                context={"observation": engine.observe(state, seat.position)},
+                context={
+                    "observation": engine.observe(state, seat.position),
+                    "names": {s.colour: s.name for s in seats.values()},
+                },
             )
         elif finished_races and seat.email_mode == Seat.EmailMode.EVERY:
             notification_queue(
                 game=game, seat=seat, kind="race", version=game.version, template="race",
                 context={
                     "lines": [describe(e, {s.colour: s.name for s in seats.values()}) for e in finished_races],
+                    "races": [e["number"] for e in finished_races],
                 },
             )
     if engine.is_over(state):

@@ -17,7 +17,7 @@ import logging
 from datetime import timedelta
 
 from email.utils import parseaddr
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from anymail.exceptions import AnymailAPIError, AnymailRecipientsRefused
 from django.conf import settings
@@ -38,6 +38,10 @@ log = logging.getLogger(__name__)
 # Kinds a player cannot do without: they still go to an unsubscribed seat.
 ESSENTIAL_KINDS = {"invite", "link", "links"}
 
+
+# Kinds whose row version is a version of the game they tell of (and the
+# reminders, by prefix): their links carry it.
+SINCE_KINDS = {"turn", "race"}
 
 # The first try and the task's retries (tasks.notification_send, max_retries);
 # after that the row is failed and the moderators see it.
@@ -110,6 +114,10 @@ def _written(notification: Notification) -> Notification:
     context.update(game=seat.game if seat else notification.game, seat=seat, site_url=settings.SITE_URL)
     if seat is not None:
         context["link"] = seat_url(seat)
+        if notification.kind in SINCE_KINDS or notification.kind.startswith("reminder"):
+            # Not a secret: the version the email was written at, so a link
+            # opened after the game moved on can say what happened meanwhile.
+            context["link"] += "?" + urlencode({"since": notification.version})
     if "seat_ids" in context:
         context["games"] = seat_links(seat_ids=context["seat_ids"], email=notification.to_email)
     notification.subject, notification.body_text, notification.body_html = email_render(notification.template, context)

@@ -31,8 +31,21 @@ from .forms import (
 )
 
 
+# Longer than any game version: a longer "since" is not a number we wrote.
+SINCE_DIGITS_MAX = 10
+
+
+def _since(request) -> int | None:
+    """The game version an emailed link was written at, or None for a link
+    without one or with anything but a plain number."""
+    raw = request.GET.get("since", "")
+    if not raw.isascii() or not raw.isdigit() or len(raw) > SINCE_DIGITS_MAX:
+        return None
+    return int(raw)
+
+
 def _seat_page(request, seat, token, *, accept_form=None, status=200):
-    context = seat_reads.seat_page(seat)
+    context = seat_reads.seat_page(seat, since=_since(request))
     context["token"] = token
     if context["inviting"]:
         if seat.accepted_at is None and accept_form is None:
@@ -93,9 +106,14 @@ def seat_act(request, seat, token):
         text = form.notation()
         decision_submit(seat=seat, text=text, seen_version=form.cleaned_data["version"])
     except StaleDecision as error:
-        happened = seat_reads.decisions_since(game, form.cleaned_data["version"], seat_reads.seat_names(game))
+        happened = seat_reads.decisions_since(
+            game, form.cleaned_data["version"], seat_reads.seat_names(game), viewer=seat
+        )
         return render(
-            request, "seat/stale.html", {"token": token, "message": error.message, "happened": happened}, status=409
+            request,
+            "seat/stale.html",
+            {"token": token, "message": error.message, "happened": happened, "time_zone": seat.time_zone},
+            status=409,
         )
     except ServiceError as error:
         messages.error(request, _("Nothing was changed: %(reason)s") % {"reason": error.message})

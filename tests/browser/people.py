@@ -4,9 +4,12 @@ click a decision. Each step goes through the page as shown, never around it."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import time
 
 from tests.browser.plan import Move
+from tests.worker import BASE_DIR
 
 MAIL_TIMEOUT = 40.0
 
@@ -33,6 +36,12 @@ class Mailbox:
         row.first.locator("a").click()
         self.page.wait_for_load_state()
         return self.page.locator("pre").inner_text()
+
+    def show_html(self):
+        """The open message's HTML part, as a mail program shows it."""
+        with self.page.expect_navigation():
+            self.page.get_by_role("link", name="Show the HTML part").click()
+        return self.page
 
     def seat_link(self, to: str, subject: str) -> str:
         self.open_message(to, subject)
@@ -85,6 +94,7 @@ class Player:
             f"{self.name} expected to {move.text} but the page offers {self.decision_kind()}"
         )
         decide = page.locator("#decide")
+        assert decide.locator("a[href*='/rules/#']").count(), f"{self.name}'s {word} form does not link to the rules"
         if word == "bid":
             decide.locator("input[name=amount]").fill(rest[0])
             button = decide.get_by_role("button", name="Bid", exact=True)
@@ -131,6 +141,24 @@ class Player:
     def expect_text(self, text: str) -> None:
         body = self.page.locator("body").inner_text()
         assert text in body, f"{self.name}'s page does not say {text!r}:\n{_short(body)}"
+
+
+def sign_in_moderator(site, username: str = "mia", password: str = "a long secret 42"):
+    """A moderator made with `manage.py createmoderator`, signed in through
+    the login page; the page it returns shows the dashboard."""
+    created = subprocess.run(
+        [sys.executable, "manage.py", "createmoderator", username, "--password", password],
+        cwd=BASE_DIR, env=site.env.env, capture_output=True, text=True, timeout=60,
+    )
+    assert created.returncode == 0, created.stderr
+    page = site.page()
+    page.goto(f"{site.url}/mod/")
+    assert "/mod/login/" in page.url
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Sign in").click()
+    return page
 
 
 def _short(text: str) -> str:

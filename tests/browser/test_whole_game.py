@@ -11,7 +11,7 @@ import time
 import pytest
 
 from games.models import Game
-from tests.browser.people import Mailbox, Player
+from tests.browser.people import Mailbox, Player, sign_in_moderator
 from tests.browser.plan import plan_for
 from tests.browser.conftest import SCREENSHOTS
 
@@ -42,6 +42,51 @@ def create_game(site) -> None:
     page.close()
 
 
+def check_turn_email(site, mailbox, game, time_zone: str) -> None:
+    """The subject names the game and the decision; the first line says what
+    is asked and by when, in the player's own time zone."""
+    subject = mailbox.page.locator("h1").inner_text()
+    assert f"#{game.public_id}" in subject and "your bid" in subject, subject
+    text = mailbox.page.locator("pre").inner_text()
+    first_line = text.strip().splitlines()[0]
+    assert time_zone in first_line, f"the first line does not give the deadline in {time_zone}: {first_line!r}"
+    page = mailbox.show_html()
+    picture = page.locator("img[src^='data:']").first
+    assert picture.evaluate("img => img.naturalWidth") > 0, "the board picture in the email does not load"
+    site.screenshot(page, "email-your-bid")
+
+
+def check_invitation_names_everyone(site, player) -> None:
+    """Two have taken their seats: the third's invitation names them, the
+    host marked, and the one still missing by a masked address."""
+    page = player.open()
+    listed = [line.strip() for line in page.locator("ul.invitees li").all_inner_texts()]
+    assert listed[0] == "Anna (host) — has taken a seat", listed
+    assert listed[1] == "Bruno — has taken a seat", listed
+    assert listed[2] == "c•••@example.com (you) — has not yet taken a seat", listed
+    assert listed[3] == "d•••@example.com — has not yet taken a seat", listed
+    assert "dmitri@example.com" not in page.locator("body").inner_text()
+    site.screenshot(page, "invitation")
+
+
+def check_standings_first(page, names: list[str]) -> None:
+    """When the game is over the final standings are the first thing shown,
+    each player by name with their gold."""
+    first = page.locator("main section").first
+    assert first.get_attribute("id") == "standings", f"the first section is {first.inner_text()[:200]!r}"
+    listed = first.locator("li").all_inner_texts()
+    assert sorted(line.split(" — ")[0].strip() for line in listed) == sorted(names), listed
+    assert all(" gold" in line for line in listed), listed
+
+
+def check_results_name_players(page, names: list[str]) -> None:
+    results = page.locator("section", has=page.get_by_role("heading", name="Races run")).inner_text()
+    for name in names:
+        assert name in results, f"{name} is missing from the race results"
+    for colour in ("Red", "Blue", "Green", "Yellow"):
+        assert colour not in results, f"the race results name a colour ({colour}) instead of a player"
+
+
 def test_four_people_play_a_whole_game_in_chromium(site):
     started = time.monotonic()
     create_game(site)
@@ -50,7 +95,9 @@ def test_four_people_play_a_whole_game_in_chromium(site):
         Player(site, mailbox.seat_link(email, "invites you to Galopp Royal"), name)
         for name, email, _, _ in PEOPLE
     ]
-    for player, (_, _, colour, zone) in zip(players, PEOPLE):
+    for index, (player, (_, _, colour, zone)) in enumerate(zip(players, PEOPLE)):
+        if index == 2:
+            check_invitation_names_everyone(site, player)
         player.take_seat(colour, zone)
     game = Game.objects.get()
     assert game.status == Game.Status.RUNNING
@@ -59,7 +106,8 @@ def test_four_people_play_a_whole_game_in_chromium(site):
     # The first decision is made from its email, as the player would.
     first = moves[0] if moves[0].stage != "arrange" else next(m for m in moves if m.stage != "arrange")
     email = PEOPLE[first.seat][1]
-    assert mailbox.seat_link(email, "your bid") == players[first.seat].link
+    assert mailbox.seat_link(email, "your bid").split("?")[0] == players[first.seat].link
+    check_turn_email(site, mailbox, game, PEOPLE[first.seat][3])
 
     shot = set()
     for move in moves:
@@ -88,10 +136,16 @@ def test_four_people_play_a_whole_game_in_chromium(site):
     for player in players:
         page = player.open()
         player.expect_text("The game is over.")
-        standings = page.locator("section", has=page.get_by_role("heading", name="Final standings"))
-        listed = standings.locator("li").all_inner_texts()
-        assert sorted(line.split(" — ")[0] for line in listed) == sorted(names)
+        check_standings_first(page, names)
+        check_results_name_players(page, names)
     site.screenshot(players[0].page, "final-standings")
+    spectator = site.page()
+    spectator.goto(f"{site.url}/g/{game.public_id}/")
+    check_standings_first(spectator, names)
+    check_results_name_players(spectator, names)
+    moderator = sign_in_moderator(site)
+    moderator.goto(f"{site.url}/mod/g/{game.public_id}/")
+    check_standings_first(moderator, names)
 
     # Through the real worker, every player hears that it is over.
     for _, email, _, _ in PEOPLE:

@@ -124,7 +124,7 @@ def test_names_with_quotes_and_ampersands_read_as_typed_in_subjects_and_text_but
     game = game_create(host_name=name, host_email="p0@example.com",
                        other_emails=["p1@example.com", "p2@example.com"], decision_hours=24, ruleset_name="classic")
     invite = mails_to("p1@example.com", "invite")[0]
-    assert invite.subject == "O'Brien & <Co> invites you to Galopp Royal"
+    assert invite.subject == f"O'Brien & <Co> invites you to Galopp Royal (#{game.public_id})"
     assert "O'Brien & <Co> has set up a game" in invite.body
     html = invite.alternatives[0][0]
     assert "O&#x27;Brien &amp; &lt;Co&gt;" in html and "<Co>" not in html
@@ -146,7 +146,7 @@ def test_a_name_stored_before_names_were_checked_still_gives_a_one_line_subject(
                                     context={"host": {"name": "Eve\r\nBcc: all@example.com"}, "players": 3})
     assert outbox.notification_send(notification_id=row.pk) is True
     (message,) = mail.outbox
-    assert message.subject == "Eve Bcc: all@example.com invites you to Galopp Royal"
+    assert message.subject == f"Eve Bcc: all@example.com invites you to Galopp Royal (#{game.public_id})"
     assert "Bcc" not in message.message().keys()
 
 

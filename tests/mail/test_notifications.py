@@ -174,7 +174,7 @@ def test_race_results_go_to_every_seat_in_every_mode_and_not_to_digest_seats():
     race = [m for m in mail.outbox if "race" in m.tags]
     recipients = sorted(m.to[0] for m in race)
     assert recipients == ["p0@example.com", "p2@example.com", "p3@example.com"]
-    assert all("Galopp Royal: race results" == m.subject for m in race)
+    assert all(m.subject == f"Galopp Royal #{game.public_id} — results of race 1" for m in race)
     assert not mails_to("p1@example.com", "race")
     assert not Notification.objects.filter(seat=seat_at(game, 1), kind="race").exists()
 

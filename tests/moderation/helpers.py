@@ -6,6 +6,7 @@ import html
 
 from games import engine
 from games.models import Game, HelpRequest, ModerationEntry, Notification, Seat
+from games.narrate import colour_name
 from games.services.game_state import load_state
 
 
@@ -21,6 +22,11 @@ def act(client, game: Game, action: str, reason: str = "player ill", follow: boo
 def text_of(response) -> str:
     """The page with HTML entities resolved (names with apostrophes are escaped)."""
     return html.unescape(response.content.decode())
+
+
+def named(seat: Seat) -> str:
+    """A seat as moderators' pages name it: the player, then the colour."""
+    return f"{seat.name} ({colour_name(seat.colour)})"
 
 
 def mover(game: Game) -> int:

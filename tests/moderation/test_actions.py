@@ -310,5 +310,6 @@ def test_every_action_is_logged_with_who_when_what_and_why_on_the_moderation_pag
     ]
     assert all(e.created_at for e in ModerationEntry.objects.all())
     page = text_of(mod_client.get(f"/mod/g/{game.public_id}/"))
-    assert "moderator: extend 6 — slow week" in page
-    assert "moderator: resend  — lost link" in page
+    extended, resent = (seat_at(game, mover(game)).name, seat_at(game, 1).name)
+    assert f"moderator: A moderator extended {extended}'s deadline by 6 h: slow week" in page
+    assert f"moderator: A moderator sent {resent} their link again: lost link" in page

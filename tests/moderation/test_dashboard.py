@@ -13,7 +13,7 @@ from games.services.outbox import seat_mark_undeliverable
 from games.services.sweeps import deadlines_sweep
 from tests.web.factories import seat_at, started_game, tokens
 
-from .helpers import act, play_with_silent_seats, text_of
+from .helpers import act, named, play_with_silent_seats, text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -59,14 +59,14 @@ def test_a_game_with_two_silent_seats_is_flagged_and_each_flag_goes_once_handled
 
     reasons = reasons_for(mod_client, game)
     assert sorted(reasons) == sorted(
-        f"{seats[p].colour} missed 3 deadlines in a row (autopilot on)" for p in silent
+        f"{named(seats[p])} missed 3 deadlines in a row (autopilot on)" for p in silent
     )
     page = text_of(mod_client.get("/mod/"))
-    assert f"{seats[0].colour} missed 3 deadlines in a row" in page
+    assert f"{named(seats[0])} missed 3 deadlines in a row" in page
 
     # One seat goes on the moderator's autopilot, the other to a new player.
     act(mod_client, game, "autopilot_on", seat=0, reason="keeps the game going")
-    assert reasons_for(mod_client, game) == [f"{seats[2].colour} missed 3 deadlines in a row (autopilot on)"]
+    assert reasons_for(mod_client, game) == [f"{named(seats[2])} missed 3 deadlines in a row (autopilot on)"]
     act(mod_client, game, "replace", seat=2, email="fresh@example.net", reason="silent for days")
     assert reasons_for(mod_client, game) is None
     replaced = seat_at(game, 2)
@@ -97,7 +97,7 @@ def test_a_help_request_shows_until_marked_handled(mod_client, traveller):
     game = started_game(4)
     seat = seat_at(game, 1)
     mod_client.post(f"/s/{tokens(game)[1]}/help", {"message": "Blue keeps insulting me in the replies"})
-    assert reasons_for(mod_client, game) == [f"{seat.colour} asks for help: Blue keeps insulting me in the replies"]
+    assert reasons_for(mod_client, game) == [f"{named(seat)} asks for help: Blue keeps insulting me in the replies"]
     game_page = text_of(mod_client.get(f"/mod/g/{game.public_id}/"))
     assert "Blue keeps insulting me in the replies" in game_page
     help_request = HelpRequest.objects.get()
@@ -114,7 +114,7 @@ def test_an_undeliverable_address_shows_until_the_player_is_replaced(mod_client,
     game = started_game(4)
     seat = seat_at(game, 3)
     seat_mark_undeliverable(seat_id=seat.pk)
-    assert reasons_for(mod_client, game) == [f"{seat.colour}: email undeliverable (p3@example.com)"]
+    assert reasons_for(mod_client, game) == [f"{named(seat)}: email undeliverable (p3@example.com)"]
     act(mod_client, game, "replace", seat=3, email="working@example.net", reason="address bounced")
     assert reasons_for(mod_client, game) is None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone as dt_timezone
 
 import pytest
@@ -13,6 +14,7 @@ from games.models import Notification
 from games.services.game_state import load_state
 from games.services.sweeps import deadlines_sweep
 from tests.web.factories import seat_at, started_game, tokens
+from tests.web.integrity_helpers import game_over
 
 from .helpers import act, mover, text_of
 
@@ -27,9 +29,11 @@ def test_a_moderator_sees_the_board_every_secret_and_the_full_state(mod_client, 
     assert "<svg" in page
     assert "Secrets (moderators only)" in page
     state = load_state(game)
-    for colour_position, hand in zip(state.auction.bidders, state.auction.hands):
+    names = {seat.position: seat.name for seat in game.seats.all()}
+    for position, hand in zip(state.auction.bidders, state.auction.hands):
         codes = " ".join(state.ruleset.code_of(c) for c in hand)
-        assert f"{state.colours[colour_position]}: {codes}" in page
+        assert f"{names[position]}: {codes}" in page
+        assert f"{state.colours[position]}: " not in page, "a colour stands in for the player's name"
     assert "Full state (JSON)" in page
     for seat in game.seats.all():
         assert f"<{seat.email}>" in page
@@ -85,10 +89,17 @@ def test_each_seats_timeline_shows_emails_bounces_opened_links_and_who_decided(m
     assert "moderator" in actors[third]
     assert "autopilot" in actors[fourth]
     assert set().union(*actors.values()) == {"deadline", "player", "moderator", "autopilot"}
-    assert "pass — deadline (timer)" in page
-    assert "pass — player (web)" in page
-    assert "pass — moderator (moderator)" in page
-    assert "pass — autopilot (server)" in page
+    # Each decision told as the history tells it, by the player's name; the
+    # notation stays at hand for the moderator as the line's title.
+    names = {seat.position: seat.name for seat in game.seats.all()}
+    for position, decided_by in (
+        (first, "deadline (timer)"),
+        (second, "player (web)"),
+        (third, "moderator (moderator)"),
+        (fourth, "autopilot (server)"),
+    ):
+        told = rf'<span title="pass">{re.escape(names[position])} passed\.[^<]*</span> — {re.escape(decided_by)}'
+        assert re.search(told, page), (names[position], decided_by)
     # Emails with their state; the bounce with its error.
     assert all(n.status == "failed" for n in timelines[first]["emails"])
     assert "failed (550 mailbox unavailable)" in page
@@ -102,3 +113,27 @@ def test_each_seats_timeline_shows_emails_bounces_opened_links_and_who_decided(m
 def test_an_unknown_game_is_404_for_a_moderator(mod_client):
     assert mod_client.get("/mod/g/no-such-game/").status_code == 404
     assert mod_client.post("/mod/g/no-such-game/act", {"action": "pause", "reason": "x"}).status_code == 404
+
+
+def test_a_finished_games_page_opens_with_the_final_standings_by_name(mod_client):
+    game = game_over()
+    names = {seat.position: seat.name for seat in game.seats.all()}
+    page = text_of(mod_client.get(f"/mod/g/{game.public_id}/"))
+    main = page[page.index("<main>") :]
+    assert main.index("<section") == main.index('<section class="box decide" id="standings"')
+    assert main.index('id="standings"') < main.index("<svg")
+    assert main.count("Final standings") == 1
+    standings = main[main.index('id="standings"') : main.index("</section>")]
+    state = load_state(game)
+    listed = [re.sub(r"<[^>]+>", "", line) for line in re.findall(r"<li>(.*?) — ", standings)]
+    assert listed == [names[position] for position in engine.standings(state)]
+
+
+def test_the_moderation_log_names_the_seats_player_not_a_colour_or_a_code(mod_client, game):
+    position = mover(game)
+    seat = seat_at(game, position)
+    act(mod_client, game, "extend", reason="the player is travelling", hours=6)
+    page = text_of(mod_client.get(f"/mod/g/{game.public_id}/"))
+    log = page.split("Moderation log", 1)[1]
+    assert f"A moderator extended {seat.name}'s deadline by 6 h: the player is travelling" in log
+    assert "extend 6" not in log

@@ -14,7 +14,7 @@ from games.models import ActionRecord, Seat
 from games.services.game_state import load_state
 from tests.web.factories import play_until, seat_at, started_game, tokens
 
-from .helpers import act, mover, play_with_silent_seats, text_of
+from .helpers import act, mover, named, play_with_silent_seats, text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +50,7 @@ def test_three_missed_deadlines_in_a_row_put_the_seat_on_autopilot_and_flag_it(m
     game = play_with_silent_seats(game, {silent}, traveller, missed(game, silent, 3))
     seat = seat_at(game, silent)
     assert (seat.missed_deadlines, seat.autopilot, seat.autopilot_reason) == (3, True, "missed")
-    assert flagged(mod_client, game) == [f"{seat.colour} missed 3 deadlines in a row (autopilot on)"]
+    assert flagged(mod_client, game) == [f"{named(seat)} missed 3 deadlines in a row (autopilot on)"]
     # The deadlines were applied by the timer, as 'deadline'.
     assert ActionRecord.objects.filter(game=game, seat=silent, actor="deadline", source="timer").count() == 3
 

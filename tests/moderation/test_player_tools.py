@@ -9,7 +9,7 @@ from games.models import HelpRequest
 from tests.web.factories import seat_at, tokens
 from tests.web.pages import forms_of
 
-from .helpers import text_of
+from .helpers import named, text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,7 @@ def test_ask_a_moderator_from_the_seat_page_reaches_the_dashboard(mod_client, ga
     )
     assert help_request.handled_at is None
     dashboard = text_of(mod_client.get("/mod/"))
-    assert f"{seat_at(game, 2).colour} asks for help: Red has not moved for a week" in dashboard
+    assert f"{named(seat_at(game, 2))} asks for help: Red has not moved for a week" in dashboard
     assert game.public_id in dashboard
 
 

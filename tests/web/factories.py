@@ -73,3 +73,13 @@ def play_until(game: Game, done, rng: random.Random | None = None, limit: int = 
             return game
         play_steps(game, 1, rng)
     raise AssertionError("the condition was never reached")
+
+
+def with_gold(game: Game, gold: list[int]) -> Game:
+    """The same game with each seat's gold (by position) set by hand: how a
+    finished game with a chosen tie is made without playing until one comes."""
+    state = dict(game.state)
+    state["gold"] = list(gold)
+    Game.objects.filter(pk=game.pk).update(state=state)
+    game.refresh_from_db()
+    return game
