@@ -2,9 +2,11 @@
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends gettext && rm -rf /var/lib/apt/lists/*
 COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt
 COPY . .
+RUN python manage.py compilemessages -v 0
 # Static files go outside var/ (a volume may be mounted there) and are served
 # by WhiteNoise from the image.
 ENV STATIC_ROOT=/app/static

@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv run migrate static test chromium
+.PHONY: venv run migrate static messages gettext test chromium
 
 venv: $(VENV)/.installed
 
@@ -19,15 +19,27 @@ $(VENV)/.installed: requirements.txt
 migrate: venv
 	$(BIN)/python manage.py migrate
 
+# The German catalogue (locale/de/LC_MESSAGES/django.po), compiled for Django;
+# rebuilt whenever a .po is newer than its .mo.
+CATALOGUES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
+messages: $(CATALOGUES)
+
+locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po | venv gettext
+	$(BIN)/python manage.py compilemessages -v 0 -l $* --ignore=.venv --ignore=var
+
+# compilemessages and makemessages need GNU gettext (Debian's package).
+gettext:
+	@command -v msgfmt >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; }
+
 # Static files into var/static, served by WhiteNoise as in production.
 static: venv
 	$(BIN)/python manage.py collectstatic --noinput -v 0
 
 # Web, Celery worker and beat together (Procfile.dev); Ctrl-C stops all three.
-run: migrate static
+run: migrate static messages
 	$(BIN)/honcho start -f Procfile.dev
 
-test: venv
+test: venv messages
 	$(BIN)/python -m pytest
 
 # The browser tests drive Debian's Chromium (Playwright cannot download its own

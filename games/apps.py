@@ -1,9 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
+    verbose_name = _("Galopp Royal games")
 
     def ready(self) -> None:
         # Imported here, once the models are loaded: the receivers and tasks

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import secrets
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -31,74 +32,83 @@ class Game(models.Model):
         OVER = "over", _("over")
         ABORTED = "aborted", _("aborted")
 
-    public_id = models.CharField(max_length=16, unique=True, default=new_public_id)
-    ruleset_name = models.CharField(max_length=40)
-    ruleset = models.JSONField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.INVITING)
-    decision_hours = models.PositiveSmallIntegerField(default=DEFAULT_DECISION_HOURS)
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id, verbose_name=_("public id"))
+    ruleset_name = models.CharField(max_length=40, verbose_name=_("ruleset"))
+    ruleset = models.JSONField(verbose_name=_("ruleset numbers"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.INVITING, verbose_name=_("status"))
+    decision_hours = models.PositiveSmallIntegerField(default=DEFAULT_DECISION_HOURS, verbose_name=_("hours per decision"))
     # The engine state after the latest action: pages never replay the log.
-    state = models.JSONField(null=True, blank=True)
+    state = models.JSONField(null=True, blank=True, verbose_name=_("state"))
     # Bumped by every applied action; writes compare-and-set on it.
-    version = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(default=0, verbose_name=_("version"))
     # The version at which the pending decision came up: forms carry it, so an
     # out-of-turn arrangement does not make the mover's page stale.
-    decision_version = models.PositiveIntegerField(default=0)
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    decision_version = models.PositiveIntegerField(default=0, verbose_name=_("version of the pending decision"))
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True, verbose_name=_("deadline"))
     # When the reminder for the pending decision is due; cleared once sent and
     # set again whenever a new deadline is set.
-    reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    reminder_at = models.DateTimeField(null=True, blank=True, db_index=True, verbose_name=_("reminder due at"))
     # Secret until the game is over; its SHA-256 is public from the start.
-    seed = models.CharField(max_length=64)
-    seed_commitment = models.CharField(max_length=64)
+    seed = models.CharField(max_length=64, verbose_name=_("seed"))
+    seed_commitment = models.CharField(max_length=64, verbose_name=_("seed commitment"))
     # Days of absence each seat may declare in this game, in total.
-    absence_allowance_days = models.PositiveSmallIntegerField(default=7)
+    absence_allowance_days = models.PositiveSmallIntegerField(default=7, verbose_name=_("days of absence allowed"))
     # While paused: when the pause began (deadlines shift by its length).
-    paused_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    ended_at = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True, verbose_name=_("paused at"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
+    ended_at = models.DateTimeField(null=True, blank=True, verbose_name=_("ended at"))
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
 
     def __str__(self) -> str:
-        return f"game {self.public_id} ({self.status})"
+        return _("game %(id)s (%(status)s)") % {"id": self.public_id, "status": self.get_status_display()}
 
 
 class Seat(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
-    position = models.PositiveSmallIntegerField()
-    email = models.EmailField()
-    display_name = models.CharField(max_length=40, blank=True)
-    colour = models.CharField(max_length=10, null=True, blank=True)
-    time_zone = models.CharField(max_length=64, default="UTC")
-    is_host = models.BooleanField(default=False)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game"))
+    position = models.PositiveSmallIntegerField(verbose_name=_("position"))
+    email = models.EmailField(verbose_name=_("email address"))
+    display_name = models.CharField(max_length=40, blank=True, verbose_name=_("name"))
+    colour = models.CharField(max_length=10, null=True, blank=True, verbose_name=_("colour"))
+    time_zone = models.CharField(max_length=64, default="UTC", verbose_name=_("time zone"))
+    # The seat's pages and every email to it are in this language, whoever
+    # opens the link and whichever task writes the email.
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE, verbose_name=_("language"))
+    is_host = models.BooleanField(default=False, verbose_name=_("host"))
     # The link's secret is derived from this nonce (services.links); only its
     # SHA-256 is stored, for looking the seat up.
-    link_nonce = models.CharField(max_length=32)
-    token_hash = models.CharField(max_length=64, unique=True)
-    accepted_at = models.DateTimeField(null=True, blank=True)
+    link_nonce = models.CharField(max_length=32, verbose_name=_("link nonce"))
+    token_hash = models.CharField(max_length=64, unique=True, verbose_name=_("link hash"))
+    accepted_at = models.DateTimeField(null=True, blank=True, verbose_name=_("accepted at"))
     # What the player lets the server decide for them (services.orders).
-    standing_orders = models.JSONField(default=dict, blank=True)
+    standing_orders = models.JSONField(default=dict, blank=True, verbose_name=_("standing orders"))
 
     class EmailMode(models.TextChoices):
         EVERY = "every", _("an email for every decision and race")
         DIGEST = "digest", _("a daily digest, plus the decisions that need me")
 
-    email_mode = models.CharField(max_length=10, choices=EmailMode.choices, default=EmailMode.EVERY)
+    email_mode = models.CharField(max_length=10, choices=EmailMode.choices, default=EmailMode.EVERY, verbose_name=_("emails"))
     # Set by a bounce or refusal from the provider; shown to everyone.
-    email_undeliverable = models.BooleanField(default=False)
+    email_undeliverable = models.BooleanField(default=False, verbose_name=_("email undeliverable"))
     # Set by the one-click unsubscribe; only the seat page can undo it.
-    emails_stopped = models.BooleanField(default=False)
+    emails_stopped = models.BooleanField(default=False, verbose_name=_("emails stopped"))
     # The log position of this seat's latest decision: its next email tells
     # what happened since.
-    last_decision_seq = models.PositiveIntegerField(default=0)
-    digest_sent_at = models.DateTimeField(null=True, blank=True)
+    last_decision_seq = models.PositiveIntegerField(default=0, verbose_name=_("step of the latest decision"))
+    digest_sent_at = models.DateTimeField(null=True, blank=True, verbose_name=_("digest sent at"))
     # Autopilot: standing orders and defaults decide for this seat at once.
-    autopilot = models.BooleanField(default=False)
-    autopilot_reason = models.CharField(max_length=20, blank=True)
-    missed_deadlines = models.PositiveSmallIntegerField(default=0)
+    autopilot = models.BooleanField(default=False, verbose_name=_("autopilot"))
+    autopilot_reason = models.CharField(max_length=20, blank=True, verbose_name=_("autopilot reason"))
+    missed_deadlines = models.PositiveSmallIntegerField(default=0, verbose_name=_("missed deadlines in a row"))
     # Recorded by a POST the page makes once shown in a browser, never by GET.
-    link_opened_at = models.DateTimeField(null=True, blank=True)
+    link_opened_at = models.DateTimeField(null=True, blank=True, verbose_name=_("page last opened at"))
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["game", "position"]
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="seat_position_unique"),
@@ -106,7 +116,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"seat {self.position} of {self.game_id}"
+        return _("seat %(position)s of game %(game)s") % {"position": self.position, "game": self.game_id}
 
     @property
     def name(self) -> str:
@@ -129,18 +139,20 @@ class ActionRecord(models.Model):
         MODERATOR = "moderator", _("moderator")
         SERVER = "server", _("server")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions", verbose_name=_("game"))
     # Equal to the game's version once this action is applied.
-    seq = models.PositiveIntegerField()
-    seat = models.SmallIntegerField(help_text="seat position, -1 for chance")
-    actor = models.CharField(max_length=10, choices=Actor.choices)
-    source = models.CharField(max_length=10, choices=Source.choices)
-    action = models.CharField(max_length=200)
+    seq = models.PositiveIntegerField(verbose_name=_("step"))
+    seat = models.SmallIntegerField(help_text=_("seat position, -1 for chance"), verbose_name=_("seat"))
+    actor = models.CharField(max_length=10, choices=Actor.choices, verbose_name=_("decided by"))
+    source = models.CharField(max_length=10, choices=Source.choices, verbose_name=_("came from"))
+    action = models.CharField(max_length=200, verbose_name=_("action"))
     # Public events only (engine.events): what history pages and emails show.
-    events = models.JSONField(default=list)
-    created_at = models.DateTimeField(auto_now_add=True)
+    events = models.JSONField(default=list, verbose_name=_("events"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("at"))
 
     class Meta:
+        verbose_name = _("log entry")
+        verbose_name_plural = _("log entries")
         ordering = ["game", "seq"]
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="action_seq_unique")]
 
@@ -154,30 +166,32 @@ class Notification(models.Model):
         SENT = "sent", _("sent")
         FAILED = "failed", _("failed")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications")
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, null=True, related_name="notifications")
-    kind = models.CharField(max_length=20)
-    version = models.PositiveIntegerField()
-    to_email = models.EmailField()
-    subject = models.CharField(max_length=200)
-    body_text = models.TextField()
-    body_html = models.TextField(blank=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications", verbose_name=_("game"))
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, null=True, related_name="notifications", verbose_name=_("seat"))
+    kind = models.CharField(max_length=20, verbose_name=_("kind"))
+    version = models.PositiveIntegerField(verbose_name=_("version"))
+    to_email = models.EmailField(verbose_name=_("to"))
+    subject = models.CharField(max_length=200, verbose_name=_("subject"))
+    body_text = models.TextField(verbose_name=_("text"))
+    body_html = models.TextField(blank=True, verbose_name=_("HTML"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, verbose_name=_("status"))
+    attempts = models.PositiveSmallIntegerField(default=0, verbose_name=_("attempts"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     # Set when a sender claims the row; a claim older than the sweep's grace
     # period belongs to a sender that died.
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    provider_id = models.CharField(max_length=200, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("claimed at"))
+    sent_at = models.DateTimeField(null=True, blank=True, verbose_name=_("sent at"))
+    provider_id = models.CharField(max_length=200, blank=True, verbose_name=_("provider's id"))
     # What the inline board picture shows (drawn by the sender, not the request).
-    picture = models.JSONField(null=True, blank=True)
+    picture = models.JSONField(null=True, blank=True, verbose_name=_("board picture"))
     # The email is written by the sender from these, off the request's path.
-    template = models.CharField(max_length=40, blank=True)
-    context = models.JSONField(null=True, blank=True)
-    last_error = models.CharField(max_length=500, blank=True)
+    template = models.CharField(max_length=40, blank=True, verbose_name=_("template"))
+    context = models.JSONField(null=True, blank=True, verbose_name=_("context"))
+    last_error = models.CharField(max_length=500, blank=True, verbose_name=_("last error"))
 
     class Meta:
+        verbose_name = _("email")
+        verbose_name_plural = _("emails")
         constraints = [
             models.UniqueConstraint(
                 fields=["game", "seat", "version", "kind"], name="notification_once"
@@ -198,60 +212,72 @@ class InboundMessage(models.Model):
 
     # Hash of the Message-ID (or of the whole message when it has none): the
     # same message delivered twice is stored, and acted on, once.
-    fingerprint = models.CharField(max_length=64, unique=True)
+    fingerprint = models.CharField(max_length=64, unique=True, verbose_name=_("fingerprint"))
     # At most inbound.RAW_LIMIT characters; ``size`` is how long it was when
     # received, so a cut message is refused rather than half read.
-    raw = models.TextField()
-    size = models.PositiveIntegerField(default=0)
-    received_at = models.DateTimeField(auto_now_add=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RECEIVED)
+    raw = models.TextField(verbose_name=_("message"))
+    size = models.PositiveIntegerField(default=0, verbose_name=_("size"))
+    received_at = models.DateTimeField(auto_now_add=True, verbose_name=_("received at"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RECEIVED, verbose_name=_("status"))
     # Set when a worker claims the row; a claim older than the sweep's grace
     # period belongs to a worker that died.
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True)
-    result = models.CharField(max_length=500, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("claimed at"))
+    seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True, verbose_name=_("seat"))
+    result = models.CharField(max_length=500, blank=True, verbose_name=_("result"))
 
     class Meta:
+        verbose_name = _("received email")
+        verbose_name_plural = _("received emails")
         indexes = [models.Index(fields=["status", "received_at"])]
 
 
 class SeatHolder(models.Model):
     """Who played a seat when: a replaced player keeps their part of the history."""
 
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="holders")
-    email = models.EmailField()
-    display_name = models.CharField(max_length=40, blank=True)
-    from_seq = models.PositiveIntegerField()
-    until_seq = models.PositiveIntegerField(null=True, blank=True)
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="holders", verbose_name=_("seat"))
+    email = models.EmailField(verbose_name=_("email address"))
+    display_name = models.CharField(max_length=40, blank=True, verbose_name=_("name"))
+    from_seq = models.PositiveIntegerField(verbose_name=_("from step"))
+    until_seq = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("until step"))
     # The old link's hash, so that link can say the seat was handed over.
-    token_hash = models.CharField(max_length=64, db_index=True, default="")
-    replaced_at = models.DateTimeField(auto_now_add=True)
+    token_hash = models.CharField(max_length=64, db_index=True, default="", verbose_name=_("old link hash"))
+    replaced_at = models.DateTimeField(auto_now_add=True, verbose_name=_("replaced at"))
+
+    class Meta:
+        verbose_name = _("earlier player")
+        verbose_name_plural = _("earlier players")
 
 
 class ModerationEntry(models.Model):
     """A moderator's action on a game, with the reason; public to its players."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moderation")
-    moderator = models.ForeignKey("auth.User", on_delete=models.PROTECT)
-    action = models.CharField(max_length=30)
-    seat_position = models.SmallIntegerField(null=True, blank=True)
-    detail = models.CharField(max_length=200, blank=True)
-    reason = models.CharField(max_length=500)
-    at_seq = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moderation", verbose_name=_("game"))
+    moderator = models.ForeignKey("auth.User", on_delete=models.PROTECT, verbose_name=_("moderator"))
+    action = models.CharField(max_length=30, verbose_name=_("action"))
+    seat_position = models.SmallIntegerField(null=True, blank=True, verbose_name=_("seat"))
+    detail = models.CharField(max_length=200, blank=True, verbose_name=_("detail"))
+    reason = models.CharField(max_length=500, verbose_name=_("reason"))
+    at_seq = models.PositiveIntegerField(default=0, verbose_name=_("at step"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("at"))
 
     class Meta:
+        verbose_name = _("moderation entry")
+        verbose_name_plural = _("moderation entries")
         ordering = ["-created_at"]
 
 
 class HelpRequest(models.Model):
     """A player's "ask a moderator"."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="help_requests")
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE)
-    message = models.TextField(max_length=2000)
-    created_at = models.DateTimeField(auto_now_add=True)
-    handled_at = models.DateTimeField(null=True, blank=True)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="help_requests", verbose_name=_("game"))
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, verbose_name=_("seat"))
+    message = models.TextField(max_length=2000, verbose_name=_("message"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("asked at"))
+    handled_at = models.DateTimeField(null=True, blank=True, verbose_name=_("handled at"))
+
+    class Meta:
+        verbose_name = _("request for help")
+        verbose_name_plural = _("requests for help")
 
 
 class Absence(models.Model):
@@ -259,9 +285,13 @@ class Absence(models.Model):
         EXTEND = "extend", _("extend my deadlines")
         AUTOPILOT = "autopilot", _("let the autopilot play for me")
 
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="absences")
-    starts_at = models.DateTimeField()
-    ends_at = models.DateTimeField()
-    days = models.PositiveSmallIntegerField()
-    mode = models.CharField(max_length=10, choices=Mode.choices)
-    created_at = models.DateTimeField(auto_now_add=True)
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="absences", verbose_name=_("seat"))
+    starts_at = models.DateTimeField(verbose_name=_("starts at"))
+    ends_at = models.DateTimeField(verbose_name=_("ends at"))
+    days = models.PositiveSmallIntegerField(verbose_name=_("days"))
+    mode = models.CharField(max_length=10, choices=Mode.choices, verbose_name=_("meanwhile"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("declared at"))
+
+    class Meta:
+        verbose_name = _("absence")
+        verbose_name_plural = _("absences")

@@ -19,6 +19,13 @@ BEARER_NAMES = {
     "devil": gettext_lazy("the Devil"),
 }
 
+# The cards as a list or a slot names them; a plain mover is its number
+# ("+2"), the same in every language.
+CARD_NAMES = {
+    "goof": gettext_lazy("Goof"),
+    "devil": gettext_lazy("Devil"),
+}
+
 AUCTION_NAMES = {
     "start_auction": gettext_lazy("start auction"),
     "substitute_auction": gettext_lazy("substitute auction"),
@@ -38,8 +45,21 @@ def bearer_name(code: str) -> str:
     return _("a %(code)s bearer") % {"code": code}
 
 
+def card_name(code: str | None, *, effect: str = "") -> str:
+    """A bearer card for a person to read: the Goof and the Devil by their
+    name in the reader's language, a plain mover by its number ("+2"), an
+    unseen card as a dash. ``effect`` ("−2") follows a named card, for pages
+    with room to say what it does."""
+    if code is None:
+        return "—"
+    if code not in CARD_NAMES:
+        return code
+    name = str(CARD_NAMES[code])
+    return f"{name} {effect}" if effect else name
+
+
 def card_list(codes) -> str:
-    return " ".join(codes)
+    return " ".join(card_name(code) for code in codes)
 
 
 def _where(status: str, position: int) -> str:
@@ -136,14 +156,14 @@ def describe(event: dict, names: dict | None = None) -> str:
         return _("%(who)s, last, removed %(picks)s.") % {
             "who": who,
             "picks": ", ".join(
-                _("%(owner)s's %(code)s") % {"owner": colour_name(p["colour"]), "code": p["code"]}
+                _("%(owner)s's %(card)s") % {"owner": colour_name(p["colour"]), "card": card_name(p["code"])}
                 for p in event["picks"]
             ),
         }
     if kind == "refill":
-        return _("%(who)s drew %(code)s into slot %(slot)d.") % {
+        return _("%(who)s drew %(card)s into slot %(slot)d.") % {
             "who": who,
-            "code": event["code"],
+            "card": card_name(event["code"]),
             "slot": event["slot"],
         }
     if kind == "game_over":
@@ -199,6 +219,37 @@ def describe_moderation(entry, names: dict | None = None) -> str:
     }
     text = texts.get(action, _("A moderator acted")) % {"seat": seat_name, "detail": detail}
     return _("%(text)s: %(reason)s") % {"text": text, "reason": reason}
+
+
+def describe_notation(text: str, names: dict | None = None) -> str:
+    """A decision in the engine's notation ("push blue", "remove red:3 blue:1")
+    worded for the person who made it: "you pushed Bruno back". Text that is
+    no decision the forms make comes back as it is."""
+    verb, *args = text.split() or [""]
+
+    def who(colour: str) -> str:
+        return (names or {}).get(colour) or _colour_label(colour)
+
+    if verb == "bid" and len(args) == 1:
+        return _("you bid %(amount)s") % {"amount": args[0]}
+    if verb == "pass" and not args:
+        return _("you passed")
+    if verb == "roll" and not args:
+        return _("you rolled the die")
+    if verb == "push" and len(args) == 1:
+        if args[0] == "none":
+            return _("you let the Devil push no one")
+        return _("you pushed %(who)s back") % {"who": who(args[0])}
+    if verb == "remove" and args and all(":" in arg for arg in args):
+        picks = [arg.partition(":") for arg in args]
+        return _("you removed %(picks)s") % {
+            "picks": joined(
+                [_("%(owner)s's bearer in slot %(slot)s") % {"owner": who(colour), "slot": slot} for colour, _sep, slot in picks]
+            )
+        }
+    if verb == "arrange" and args:
+        return _("you arranged your team: %(cards)s") % {"cards": card_list(args)}
+    return text
 
 
 def ordinal(place: int) -> str:
@@ -283,3 +334,9 @@ def _tie_breaks(order: list[str], gold: dict, results: list[dict], name) -> list
             }
         )
     return sentences
+
+
+def event_told(event: dict) -> bool:
+    """Whether ``describe`` has a sentence for this event (secret draws and
+    bare roll requests have none)."""
+    return bool(describe(event))

@@ -17,6 +17,7 @@ urlpatterns = [
     path("s/<str:token>/arrange", seat.seat_arrange, name="seat_arrange"),
     path("s/<str:token>/orders", seat.seat_orders, name="seat_orders"),
     path("s/<str:token>/emails", seat.seat_emails, name="seat_emails"),
+    path("s/<str:token>/language", seat.seat_language, name="seat_language"),
     path("s/<str:token>/help", seat.seat_help, name="seat_help"),
     path("s/<str:token>/absence", seat.seat_absence, name="seat_absence"),
     path("s/<str:token>/back", seat.seat_back_view, name="seat_back"),

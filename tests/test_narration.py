@@ -7,7 +7,8 @@ from django.core.management import CommandError, call_command
 
 from games.engine import CHANCE, apply, parse
 from games.engine.events import events
-from games.narrate import describe, final_standings
+from games.narrate import describe, describe_notation, final_standings
+from games.templatetags.games_tags import bearer
 from tests.engine.scripting import new, play, racing
 
 
@@ -47,8 +48,51 @@ def test_winning_an_auction_names_buyer_price_and_cards_and_the_next_auction():
     state = play(state, "red: pass; blue: bid 7")
     sentences, _ = told(state, "green: pass")
     assert sentences[0] == "Green passed."
-    assert sentences[1] == "Blue bought the team +5 +1 goof devil for 7 gold."
+    assert sentences[1] == "Blue bought the team +5 +1 Goof Devil for 7 gold."
     assert sentences[2] == "Start auction 2 opens: Green, Red bid, Green first."
+
+
+def test_a_bought_team_names_the_goof_and_the_devil_and_keeps_the_numbers():
+    state = play(new(("red", "blue", "green")), "chance: draw goof; chance: draw +2; chance: draw +3; chance: draw +1")
+    state = play(state, "red: bid 5; blue: pass")
+    after = apply(state, 2, parse("pass"))
+    told = [describe(e, {"red": "Anna"}) for e in events(state, 2, parse("pass"), after)]
+    assert "Anna bought the team Goof +2 +3 +1 for 5 gold." in told
+
+
+def test_cards_removed_and_drawn_after_a_race_are_named_not_coded():
+    names = {"red": "Anna", "blue": "Bruno"}
+    removed = describe({"type": "remove", "colour": "red", "picks": [{"colour": "blue", "slot": 1, "code": "devil"}]}, names)
+    drawn = describe({"type": "refill", "colour": "blue", "slot": 1, "code": "goof"}, names)
+    assert removed == "Anna, last, removed Bruno's Devil."
+    assert drawn == "Bruno drew Goof into slot 1."
+
+
+def test_pages_and_history_name_a_card_with_the_same_word():
+    assert bearer("goof") == "Goof −2"
+    assert bearer("devil") == "Devil +2/−2"
+    assert bearer("+3") == "+3"
+    assert bearer(None) == "—"
+
+
+@pytest.mark.parametrize(
+    "notation, told",
+    [
+        ("bid 12", "you bid 12"),
+        ("pass", "you passed"),
+        ("roll", "you rolled the die"),
+        ("push blue", "you pushed Bruno back"),
+        ("push none", "you let the Devil push no one"),
+        ("remove red:3 blue:1", "you removed Anna's bearer in slot 3 and Bruno's bearer in slot 1"),
+        ("arrange +5 goof +2", "you arranged your team: +5 Goof +2"),
+    ],
+)
+def test_a_decision_in_notation_is_worded_for_the_player_who_made_it(notation, told):
+    assert describe_notation(notation, {"red": "Anna", "blue": "Bruno"}) == told
+
+
+def test_a_decision_of_a_colour_without_a_name_is_worded_with_the_colour_name():
+    assert describe_notation("push green") == "you pushed Green back"
 
 
 def test_an_automatic_pass_is_told_apart_from_a_chosen_one():

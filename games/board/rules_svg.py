@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .colours import ACCENT, LABEL, POND, SPACE_STYLE
 
@@ -29,7 +30,7 @@ def bearer_card_svg(*, label: str, move: int, push: int, count: int) -> str:
     big = _signed(move) if not push else f"{_signed(move)}/{_signed(-push)}"
     big_size = 24 if len(big) <= 3 else 18
     fill = "#f7e7e4" if move < 0 or push else "#f4f1ea"
-    aria = _("%(label)s: %(count)d cards") % {"label": label, "count": count}
+    aria = ngettext("%(label)s: %(count)d card", "%(label)s: %(count)d cards", count) % {"label": label, "count": count}
     return mark_safe(
         f'<svg class="rules-card" viewBox="0 0 {CARD_W} {CARD_H}" width="{CARD_W}" height="{CARD_H}" '
         f'role="img" aria-label="{escape(aria)}" xmlns="http://www.w3.org/2000/svg" '

@@ -87,15 +87,17 @@ def bearer_aliases(ruleset: Ruleset) -> dict[str, str]:
     return aliases
 
 
-def _whole_number(word: str, what: str) -> int:
+def _whole_number(word: str, refusal: str) -> int:
+    """``refusal`` is the whole message for a word that is no number, so that
+    it translates as one sentence."""
     if not word.isdigit() or not word.isascii():
-        raise NotationError(gettext_noop("%(what)s must be a whole number, not %(word)r"), what=what, word=word)
+        raise NotationError(refusal, word=word)
     return int(word)
 
 
 def _colour(word: str, ruleset: Ruleset) -> str:
     if word not in ruleset.colours:
-        raise NotationError(gettext_noop("%(word)r is not a colour (%(colours)s)"), word=word, colours=", ".join(ruleset.colours))
+        raise NotationError(gettext_noop("%(word)r is not a colour (%(colours)s)"), word=word, colours=ruleset.colours)
     return word
 
 
@@ -110,21 +112,25 @@ def parse(text: str, ruleset: Ruleset = CLASSIC) -> Action:
         raise NotationError(gettext_noop("no action given"))
     verb, args = words[0], words[1:]
 
-    def expect(count: int) -> None:
-        if len(args) != count:
-            raise NotationError(gettext_noop("'%(verb)s' takes %(count)d argument(s), got %(given)d"), verb=verb, count=count, given=len(args))
+    def expect_nothing_after() -> None:
+        if args:
+            raise NotationError(gettext_noop("'%(verb)s' stands alone: nothing may follow it"), verb=verb)
+
+    def expect_one_word() -> None:
+        if len(args) != 1:
+            raise NotationError(gettext_noop("'%(verb)s' needs exactly one word after it"), verb=verb)
 
     if verb == "bid":
-        expect(1)
-        return Bid(_whole_number(args[0], "a bid"))
+        expect_one_word()
+        return Bid(_whole_number(args[0], gettext_noop("a bid must be a whole number, not %(word)r")))
     if verb == "pass":
-        expect(0)
+        expect_nothing_after()
         return Pass()
     if verb == "roll":
-        expect(0)
+        expect_nothing_after()
         return Roll()
     if verb == "push":
-        expect(1)
+        expect_one_word()
         return Push(None if args[0] in ("none", "nobody", "no") else _colour(args[0], ruleset))
     if verb == "remove":
         if not args:
@@ -134,7 +140,7 @@ def parse(text: str, ruleset: Ruleset = CLASSIC) -> Action:
             colour, sep, slot = arg.partition(":")
             if not sep:
                 raise NotationError(gettext_noop("write each removal as colour:slot, not %(arg)r"), arg=arg)
-            picks.append((_colour(colour, ruleset), _whole_number(slot, "a slot")))
+            picks.append((_colour(colour, ruleset), _whole_number(slot, gettext_noop("a slot must be a whole number, not %(word)r"))))
         if len({colour for colour, _ in picks}) != len(picks):
             raise NotationError(gettext_noop("name each display only once"))
         order = ruleset.colours.index
@@ -148,14 +154,14 @@ def parse(text: str, ruleset: Ruleset = CLASSIC) -> Action:
         except KeyError as missing:
             raise NotationError(gettext_noop("%(word)r is not a bearer"), word=missing.args[0]) from None
     if verb == "start":
-        expect(1)
+        expect_one_word()
         return StartPlayer(_colour(args[0], ruleset))
     if verb == "draw":
-        expect(1)
-        return Draw(_whole_number(args[0], "a card"))
+        expect_one_word()
+        return Draw(_whole_number(args[0], gettext_noop("a card must be a whole number, not %(word)r")))
     if verb == "die":
-        expect(1)
-        return Die(_whole_number(args[0], "a die face"))
+        expect_one_word()
+        return Die(_whole_number(args[0], gettext_noop("a die face must be a whole number, not %(word)r")))
     raise NotationError(gettext_noop("unknown action %(verb)r"), verb=verb)
 
 

@@ -8,9 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+# Values under these names are colour codes ("colours": a tuple of them): a
+# person reads them as colour names in their own language, not as codes.
+COLOUR_VALUES = ("colour", "colours")
+
 
 def gettext_noop(message: str) -> str:
     return message
+
+
+def _filled(template: str, values: dict[str, object]) -> str:
+    if not values:
+        return template
+    return template % {key: ", ".join(map(str, value)) if isinstance(value, tuple) else value for key, value in values.items()}
 
 
 class EngineError(Exception):
@@ -19,11 +29,20 @@ class EngineError(Exception):
     def __init__(self, template: str, **values: object) -> None:
         self.template = template
         self.values = values
-        super().__init__(template % values if values else template)
+        super().__init__(_filled(template, values))
 
-    def translated(self, gettext: Callable[[str], str]) -> str:
-        text = gettext(self.template)
-        return text % self.values if self.values else text
+    def translated(self, gettext: Callable[[str], str], colour_name: Callable[[str], str] | None = None) -> str:
+        """The message in the reader's language: ``gettext`` translates the
+        template, and ``colour_name`` (if given) names each colour in it."""
+        values = dict(self.values)
+        if colour_name is not None:
+            for key in COLOUR_VALUES:
+                value = values.get(key)
+                if isinstance(value, str):
+                    values[key] = colour_name(value)
+                elif isinstance(value, tuple):
+                    values[key] = tuple(colour_name(str(item)) for item in value)
+        return _filled(gettext(self.template), values)
 
 
 class IllegalAction(EngineError):

@@ -133,7 +133,7 @@ def new_game(ruleset: Ruleset, colours: tuple[str, ...] | list[str]) -> State:
     unknown = [c for c in colours if c not in ruleset.colours]
     if unknown or len(set(colours)) != len(colours):
         raise IllegalAction(
-            gettext_noop("each seat needs its own colour from %(colours)s"), colours=", ".join(ruleset.colours)
+            gettext_noop("each seat needs its own colour from %(colours)s"), colours=ruleset.colours
         )
     n = len(colours)
     return State(

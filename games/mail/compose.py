@@ -14,22 +14,38 @@ from django.utils import translation
 from django.utils.dateparse import parse_datetime
 
 from games.board.png import board_png
+from games.board.text import board_text
+from games.narrate import describe
 
 SUBJECT_MAX = 200
 
 
-def email_render(template: str, context: dict) -> tuple[str, str, str]:
-    """Subject, text and HTML of ``emails/<template>*``."""
+def email_render(template: str, context: dict, language: str | None = None) -> tuple[str, str, str]:
+    """Subject, text and HTML of ``emails/<template>*``, in ``language`` (the
+    seat's), whatever language the request or task that writes it speaks."""
     context = dict(context)
     # A deadline stored in the outbox's JSON comes back as text.
     if isinstance(context.get("deadline"), str):
         context["deadline"] = parse_datetime(context["deadline"])
-    with translation.override(settings.LANGUAGE_CODE):
+    with translation.override(language or settings.LANGUAGE_CODE):
+        _tell(context)
         # One line: a line break in a header ends it, or starts another.
         subject = " ".join(_plain(f"emails/{template}_subject.txt", context).split())[:SUBJECT_MAX]
         text = _plain(f"emails/{template}.txt", context)
         html = render_to_string(f"emails/{template}.html", context)
     return subject, text, html
+
+
+def _tell(context: dict) -> None:
+    """Word what the outbox row keeps as facts (engine events, the
+    observation) in the language now active: a row queued by an English
+    request for a German seat still reads German."""
+    names = context.get("names") or {}
+    for sentences, events in (("since", "since_events"), ("lines", "events")):
+        if events in context:
+            context[sentences] = [text for text in (describe(event, names) for event in context[events]) if text]
+    if "board_text" not in context and context.get("observation") and "names" in context:
+        context["board_text"] = board_text(context["observation"], names)
 
 
 def _plain(name: str, context: dict) -> str:
@@ -52,6 +68,7 @@ def email_message(
     message_id: str | None = None,
     in_reply_to: str | None = None,
     game: str | None = None,
+    language: str | None = None,
 ) -> EmailMultiAlternatives:
     headers = {}
     if message_id:
@@ -72,7 +89,10 @@ def email_message(
     if html:
         message.attach_alternative(html, "text/html")
     if picture:
-        image = MIMEImage(board_png(picture["observation"], picture["ruleset"], picture.get("names")), "png")
+        # The picture's labels ("Shell pond", the placings) in the email's language.
+        with translation.override(language or settings.LANGUAGE_CODE):
+            png = board_png(picture["observation"], picture["ruleset"], picture.get("names"))
+        image = MIMEImage(png, "png")
         image.add_header("Content-ID", "<board>")
         image.add_header("Content-Disposition", "inline", filename="board.png")
         message.attach(image)

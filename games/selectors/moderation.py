@@ -7,11 +7,12 @@ from datetime import timedelta
 from django.db.models import Case, IntegerField, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import engine
 from games.board.svg import board_svg
 from games.models import ActionRecord, Game, HelpRequest, ModerationEntry, Notification, Seat, SeatHolder
-from games.narrate import colour_name, describe, describe_moderation, final_standings
+from games.narrate import card_name, colour_name, describe, describe_moderation, final_standings
 
 __all__ = ["attention", "game_in_full", "game_page", "help_request", "moderator_seat", "seat_at"]
 
@@ -19,6 +20,34 @@ __all__ = ["attention", "game_in_full", "game_page", "help_request", "moderator_
 OVERDUE_GRACE = timedelta(minutes=10)
 LONG_PAUSE = timedelta(days=3)
 ACTIVE = (Game.Status.INVITING, Game.Status.RUNNING, Game.Status.PAUSED)
+
+# Each Notification.kind as a moderator reads it; "reminder-2" is the second
+# reminder of one decision.
+EMAIL_KINDS = {
+    "invite": gettext_lazy("invitation"),
+    "start": gettext_lazy("game start"),
+    "links": gettext_lazy("seat links"),
+    "turn": gettext_lazy("decision to make"),
+    "reminder": gettext_lazy("reminder"),
+    "race": gettext_lazy("race result"),
+    "over": gettext_lazy("game over"),
+    "digest": gettext_lazy("daily digest"),
+    "handover": gettext_lazy("seat handed over"),
+    "modlink": gettext_lazy("link resent by a moderator"),
+    "abort": gettext_lazy("game ended by a moderator"),
+    "reply_ok": gettext_lazy("answer to a reply (applied)"),
+    "reply_error": gettext_lazy("answer to a reply (refused)"),
+    "reply_refused": gettext_lazy("answer to a reply too large to read"),
+}
+
+
+def email_kind(kind: str) -> str:
+    """An email's kind in the moderator's language; a kind without a label
+    (a new one) is shown as it is stored rather than hidden."""
+    base, _dash, number = kind.partition("-")
+    if base == "reminder" and number.isdigit():
+        return _("reminder %(n)s") % {"n": number}
+    return str(EMAIL_KINDS.get(kind, kind))
 
 
 def _who(seat: Seat) -> str:
@@ -56,7 +85,7 @@ def attention(*, query: str = "", status: str = "", limit: int = 200) -> list[di
     # A refused address is already flagged as undeliverable above.
     for notification in failed.exclude(seat__email_undeliverable=True).select_related("seat").order_by("created_at")[:limit]:
         who = _who(notification.seat) if notification.seat else notification.to_email
-        flag(notification.game_id, notification.created_at, _("%(who)s: %(kind)s email could not be sent (%(error)s)") % {"who": who, "kind": notification.kind, "error": notification.last_error[:160]})
+        flag(notification.game_id, notification.created_at, _("%(who)s: an email could not be sent (%(kind)s: %(error)s)") % {"who": who, "kind": email_kind(notification.kind), "error": notification.last_error[:160]})
     for game_id, paused_at in Game.objects.filter(
         status=Game.Status.PAUSED, paused_at__lt=now - LONG_PAUSE
     ).values_list("pk", "paused_at")[:limit]:
@@ -107,12 +136,12 @@ def game_in_full(game: Game, user) -> dict:
         auction = state.auction
         secrets = {
             "hands": {
-                state.colours[s]: [code(c) for c in hand] for s, hand in zip(auction.bidders, auction.hands)
+                state.colours[s]: [card_name(code(c)) for c in hand] for s, hand in zip(auction.bidders, auction.hands)
             }
             if auction
             else {},
-            "deck": sorted(code(c) for c in state.deck),
-            "discard": sorted(code(c) for c in state.discard),
+            "deck": [card_name(each) for each in sorted(code(c) for c in state.deck)],
+            "discard": [card_name(each) for each in sorted(code(c) for c in state.discard)],
         }
     names = {s.colour: s.name for s in seats}
     timelines = []
@@ -126,11 +155,14 @@ def game_in_full(game: Game, user) -> dict:
             # Told as the history tells it, by names: "push blue" would make
             # the moderator look up whose chair is blue.
             record.told = " ".join(text for text in (describe(e, names) for e in record.events) if text)
+        emails = list(Notification.objects.filter(seat=seat).order_by("-created_at")[:30])
+        for email in emails:
+            email.kind_label = email_kind(email.kind)
         timelines.append(
             {
                 "seat": seat,
                 "holders": list(SeatHolder.objects.filter(seat=seat).order_by("from_seq")),
-                "emails": list(Notification.objects.filter(seat=seat).order_by("-created_at")[:30]),
+                "emails": emails,
                 "decisions": decisions,
             }
         )

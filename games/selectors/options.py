@@ -3,12 +3,15 @@ layer needs neither the engine nor the ORM."""
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.utils.translation import get_language_info
+
 from games import engine
 from games.models import DECISION_HOURS, DEFAULT_DECISION_HOURS, Absence, Game, Seat
 
 __all__ = [
     "ABSENCE_MODES", "CLASSIC_RULESET", "DECISION_HOURS", "DEFAULT_DECISION_HOURS", "EMAIL_MODES",
-    "GAME_STATUSES", "RULESET_NAMES", "players_range",
+    "GAME_STATUSES", "LANGUAGE_CHOICES", "RULESET_NAMES", "players_range",
 ]
 
 RULESET_NAMES = sorted(engine.RULESETS)
@@ -16,6 +19,9 @@ CLASSIC_RULESET = engine.CLASSIC.name
 ABSENCE_MODES = Absence.Mode.choices
 EMAIL_MODES = Seat.EmailMode.choices
 GAME_STATUSES = Game.Status.choices
+# Each language named in itself ("Deutsch", not "German"): a player who reads
+# only one of them finds theirs whatever language the page is in now.
+LANGUAGE_CHOICES = [(code, get_language_info(code)["name_local"]) for code, _name in settings.LANGUAGES]
 
 
 def players_range(ruleset_name: str) -> tuple[int, int]:

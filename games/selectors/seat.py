@@ -292,3 +292,7 @@ def seat_names(game: Game) -> dict:
 def accepted(seat: Seat) -> bool:
     return seat.accepted_at is not None
 
+
+def seat_language(seat: Seat) -> str:
+    """The seat's language as stored now (a form may just have changed it)."""
+    return Seat.objects.filter(pk=seat.pk).values_list("language", flat=True).first() or seat.language

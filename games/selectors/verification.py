@@ -5,8 +5,11 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from games import engine
 from games.models import ActionRecord, Game
+from games.narrate import colour_name
 from games.randomness import pick_index
 
 
@@ -36,7 +39,10 @@ def game_verify(*, game: Game) -> Report:
         try:
             action = engine.parse(record.action, ruleset)
         except engine.NotationError as error:
-            report.mismatches.append(f"step {record.seq}: the log's {record.action!r} is not an action ({error})")
+            report.mismatches.append(
+                _("step %(step)d: the log's %(action)r is not an action (%(error)s)")
+                % {"step": record.seq, "action": record.action, "error": error.translated(_, colour_name)}
+            )
             return report
         if record.seat == engine.CHANCE:
             outcomes = engine.chance_outcomes(state)
@@ -44,14 +50,18 @@ def game_verify(*, game: Game) -> Report:
             expected = outcomes[pick_index(game.seed, game.public_id, record.seq, len(outcomes))]
             if expected != action:
                 report.mismatches.append(
-                    f"step {record.seq}: log says {record.action!r}, seed gives {engine.format_action(expected)!r}"
+                    _("step %(step)d: log says %(action)r, seed gives %(expected)r")
+                    % {"step": record.seq, "action": record.action, "expected": engine.format_action(expected)}
                 )
         try:
             state = engine.apply(state, record.seat, action)
         except engine.EngineError as error:
             # A changed log stops fitting the rules; the replay ends here and
             # the final state will not match.
-            report.mismatches.append(f"step {record.seq}: the log's {record.action!r} cannot be applied here ({error})")
+            report.mismatches.append(
+                _("step %(step)d: the log's %(action)r cannot be applied here (%(error)s)")
+                % {"step": record.seq, "action": record.action, "error": error.translated(_, colour_name)}
+            )
             return report
     report.state_matches = engine.state_to_json(state) == game.state
     return report

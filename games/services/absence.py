@@ -8,6 +8,7 @@ import zoneinfo
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.models import Absence, Game, HelpRequest, Seat
 
@@ -41,7 +42,14 @@ def absence_declare(*, seat: Seat, first_day: dt.date, days: int, mode: str) -> 
         game_lock(game.pk)
         left = absence_days_left(seat)
         if not 1 <= days <= left:
-            raise ServiceError(_("You have %(left)d days of absence left in this game.") % {"left": left})
+            raise ServiceError(
+                ngettext(
+                    "You have %(left)d day of absence left in this game.",
+                    "You have %(left)d days of absence left in this game.",
+                    left,
+                )
+                % {"left": left}
+            )
         starts = _local_midnight(first_day, seat.time_zone)
         absence = Absence.objects.create(
             seat=seat,

@@ -10,7 +10,7 @@ from django.utils.translation import gettext
 from games import engine
 from games.models import ActionRecord, Game, Seat
 
-from .errors import NotYourTurn, RefusedAction, StaleDecision
+from .errors import NotYourTurn, RefusedAction, StaleDecision, engine_refusal
 from .game_state import Step, apply_with_chance, check_running, game_lock, load_state, ruleset_of, state_commit
 from .notices import notices_after_decision
 from .orders import order_action
@@ -61,7 +61,7 @@ def decision_submit(
         try:
             action = engine.parse(text, state.ruleset)
         except engine.NotationError as error:
-            raise RefusedAction(error.translated(gettext)) from None
+            raise engine_refusal(error) from None
         if isinstance(action, engine.Arrange):
             raise RefusedAction(gettext("arrange your team with its own form"))
         seat_back(seat=seat)
@@ -168,7 +168,7 @@ def arrange_submit(*, seat: Seat, codes: list[str], source: str = ActionRecord.S
         try:
             action = engine.parse("arrange " + " ".join(codes), state.ruleset)
         except engine.NotationError as error:
-            raise RefusedAction(error.translated(gettext)) from None
+            raise engine_refusal(error) from None
         current = [state.ruleset.code_of(card) for card in state.displays[seat.position]]
         if isinstance(action, engine.Arrange) and engine.can_arrange(state, seat.position) and list(action.codes) == current:
             # The order it already has (a form sent back unchanged): nothing

@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import ActionRecord, Seat
-from games.narrate import describe
+from games.narrate import event_told
 
 from .outbox import notification_queue
 
@@ -25,8 +25,9 @@ def seat_digest_send(*, seat: Seat) -> int:
             ActionRecord.objects.filter(game=game, created_at__gt=since).order_by("seq").only("events", "seq")
         )
         names = {s.colour: s.name for s in Seat.objects.filter(game=game)}
-        lines = [line for record in records for line in (describe(e, names) for e in record.events) if line]
-        if not lines:
+        # Worded when the email is written, in the seat's language.
+        events = [event for record in records for event in record.events if event_told(event)]
+        if not events:
             return 0
         queued = notification_queue(
             game=game,
@@ -34,6 +35,6 @@ def seat_digest_send(*, seat: Seat) -> int:
             kind="digest",
             version=records[-1].seq,
             template="digest",
-            context={"lines": lines},
+            context={"events": events, "names": names},
         )
     return int(queued is not None)

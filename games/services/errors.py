@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from games import engine
+from games.narrate import colour_name
 
 
 class ServiceError(Exception):
@@ -28,3 +32,9 @@ class GameNotRunning(ServiceError):
 
 class RefusedAction(ServiceError):
     """An engine refusal (illegal or malformed action), passed on verbatim."""
+
+
+def engine_refusal(error: engine.EngineError) -> RefusedAction:
+    """The engine's refusal in the reader's language, its colours named as
+    the pages name them ("Blue", not "blue")."""
+    return RefusedAction(error.translated(gettext, colour_name))

@@ -7,14 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils import timezone
-from django.utils.translation import gettext
 
 from games import engine
 from games.engine.events import events as engine_events
 from games.models import ActionRecord, Game
 from games.randomness import pick_index
 
-from .errors import GameNotRunning, RefusedAction, StaleDecision
+from .errors import GameNotRunning, StaleDecision, engine_refusal
 from .timing import deadline_for, reminder_lead
 
 
@@ -63,7 +62,7 @@ def apply_with_chance(game: Game, state: engine.State, first: Step | None, versi
         try:
             state = engine.apply(before, step.seat, step.action)
         except engine.EngineError as error:
-            raise RefusedAction(error.translated(gettext)) from None
+            raise engine_refusal(error) from None
         version += 1
         records.append(
             ActionRecord(

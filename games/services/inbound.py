@@ -20,10 +20,10 @@ import re
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games import engine
+from games import engine, notation_words
 from games.board.text import board_text
 from games.enqueue import enqueue_on_commit
 from games.mail import scan
@@ -69,7 +69,7 @@ def _command(parsed) -> str:
     """The first line of the reply that is not empty and not quoted."""
     body = parsed.get_body(preferencelist=("plain", "html"))
     try:
-        text = body.get_content() if body is not None else ""
+        text = _text_of(body) if body is not None else ""
     except (KeyError, LookupError, ValueError, AttributeError):
         text = ""
     if not isinstance(text, str):
@@ -81,6 +81,17 @@ def _command(parsed) -> str:
         if line and not line.startswith(">"):
             return scan.clean(line[:200])
     return ""
+
+
+def _text_of(body) -> str:
+    payload = body.get_payload()
+    unencoded = body.get("content-transfer-encoding", "7bit").strip().lower() in ("7bit", "8bit")
+    if isinstance(payload, str) and unencoded and not payload.isascii():
+        # 8-bit text handed over as a string (receive_email reads a file so)
+        # already holds its characters; get_content would take each for one
+        # byte and a German "würfeln" would come out "w\ufffdrfeln".
+        return payload
+    return body.get_content()
 
 
 def _seat(raw: str) -> tuple[Seat, int] | None:
@@ -107,13 +118,20 @@ def inbound_process(*, inbound_id: int) -> str:
     if found is None:
         return _finish(stored, claim, InboundMessage.Status.IGNORED, _("no valid reply address"))
     seat, version = found
+    # Whatever is said to this seat, by the services or the engine, is in its
+    # language, and so is the reason kept on the row.
+    with translation.override(seat.language):
+        return _read(stored, claim, seat, version, raw)
+
+
+def _read(stored: InboundMessage, claim: datetime, seat: Seat, version: int, raw: str) -> str:
     refusal = scan.over_limit(raw, stored.size)
     if refusal is not None:
         return _refuse(stored, claim, seat, refusal, command=_("(not read)"), kind=REFUSAL_KIND)
     try:
         command = _command(email.message_from_string(raw, policy=email.policy.default))
     except Exception as error:  # the parser's, on a message it cannot read
-        log.info("inbound %s could not be read: %s", inbound_id, type(error).__name__)
+        log.info("inbound %s could not be read: %s", stored.pk, type(error).__name__)
         return _refuse(stored, claim, seat, _("the message could not be read"), command=_("(not read)"))
     return _decide(stored, claim, seat, version, command)
 
@@ -126,7 +144,9 @@ def _decide(stored: InboundMessage, claim: datetime, seat: Seat, version: int, c
         if not _still_ours(stored, claim):
             return "already processed"
         try:
-            decision_submit(seat=seat, text=command, seen_version=version, source=ActionRecord.Source.EMAIL)
+            decision_submit(
+                seat=seat, text=notation_words.to_notation(command), seen_version=version, source=ActionRecord.Source.EMAIL
+            )
         except ServiceError as error:
             reason = str(error.message)
             _answer(seat, stored, ok=False, command=command, reason=reason, stale=isinstance(error, StaleDecision))
@@ -201,7 +221,7 @@ def _game_now(seat: Seat, *, stale: bool) -> dict:
         found["whose_turn"] = "" if mover == seat.position else names.get(colour) or colour
         found["your_turn"] = mover == seat.position
     if mover == seat.position:
-        found["examples"] = _examples(state)
+        found["examples"] = [notation_words.in_language(text, seat.language) for text in _examples(state)]
     return found
 
 

@@ -6,22 +6,21 @@ from __future__ import annotations
 from django.db import transaction
 
 from games import engine
-from games.board.text import board_text
 from games.models import ActionRecord, Game, Notification, Seat
-from games.narrate import describe
+from games.narrate import event_told
 
 from .game_state import load_state
 from .outbox import notification_queue
 
 
 def decision_context(game: Game, state: engine.State, seat: Seat, since: list[dict], names: dict) -> dict:
-    observation = engine.observe(state, seat.position)
+    """Facts, not sentences: the email is worded when it is written, in the
+    seat's language then (games.mail.compose)."""
     return {
         "decision": engine.decision_kind(state),
         "deadline": game.deadline,
-        "observation": observation,
-        "board_text": board_text(observation, names),
-        "since": [text for text in (describe(e, names) for e in since) if text],
+        "observation": engine.observe(state, seat.position),
+        "since_events": [event for event in since if event_told(event)],
         "names": names,
     }
 
@@ -43,7 +42,8 @@ def notices_after_decision(game: Game, state: engine.State, seats: dict[int, Sea
             notification_queue(
                 game=game, seat=seat, kind="race", version=game.version, template="race",
                 context={
-                    "lines": [describe(e, {s.colour: s.name for s in seats.values()}) for e in finished_races],
+                    "events": finished_races,
+                    "names": {s.colour: s.name for s in seats.values()},
                     "races": [e["number"] for e in finished_races],
                 },
             )

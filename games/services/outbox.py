@@ -120,8 +120,16 @@ def _written(notification: Notification) -> Notification:
             context["link"] += "?" + urlencode({"since": notification.version})
     if "seat_ids" in context:
         context["games"] = seat_links(seat_ids=context["seat_ids"], email=notification.to_email)
-    notification.subject, notification.body_text, notification.body_html = email_render(notification.template, context)
+    notification.subject, notification.body_text, notification.body_html = email_render(
+        notification.template, context, _language(notification)
+    )
     return notification
+
+
+def _language(notification: Notification) -> str:
+    """The seat's language (the list of links goes to the seat of the newest
+    game); written by a task, so the task's own language never counts."""
+    return notification.seat.language if notification.seat is not None else settings.LANGUAGE_CODE
 
 
 def message_id(notification: Notification) -> str:
@@ -149,6 +157,7 @@ def _message(notification: Notification) -> EmailMultiAlternatives:
         message_id=message_id(notification),
         in_reply_to=(notification.context or {}).get("in_reply_to"),
         game=notification.game.public_id,
+        language=_language(notification),
     )
 
 

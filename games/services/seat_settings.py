@@ -1,7 +1,9 @@
-"""What a player sets on their seat page: standing orders and their emails."""
+"""What a player sets on their seat page: standing orders, their emails and
+their language."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 
 from games.models import Game, Seat
@@ -22,6 +24,17 @@ def emails_resume(*, seat: Seat, mode: str) -> None:
     if mode not in Seat.EmailMode.values:
         raise ServiceError(_("Choose one of the email options."))
     Seat.objects.filter(pk=seat.pk).update(emails_stopped=False, email_mode=mode)
+
+
+def language_clean(language: str) -> str:
+    if language not in dict(settings.LANGUAGES):
+        raise ServiceError(_("Choose one of the languages offered."))
+    return language
+
+
+def language_set(*, seat: Seat, language: str) -> None:
+    """The seat's pages and every email to it from now on are in ``language``."""
+    Seat.objects.filter(pk=seat.pk).update(language=language_clean(language))
 
 
 def orders_set(

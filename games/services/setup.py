@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import zoneinfo
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -18,6 +19,7 @@ from .game_state import game_lock
 from .links import LINKS_STATUSES, link_issue
 from .names import name_clean
 from .outbox import notification_queue
+from .seat_settings import language_clean
 
 
 def game_create(
@@ -27,8 +29,10 @@ def game_create(
     other_emails: list[str],
     decision_hours: int,
     ruleset_name: str,
+    language: str | None = None,
 ) -> Game:
-    """A game waiting for its players; every seat, the host's too, is mailed its link."""
+    """A game waiting for its players; every seat, the host's too, is mailed its
+    link, in the host's ``language`` until each player chooses their own."""
     try:
         ruleset = engine.get_ruleset(ruleset_name)
     except KeyError:
@@ -44,6 +48,7 @@ def game_create(
         raise ServiceError(_("Each player needs their own email address."))
     if decision_hours not in DECISION_HOURS:
         raise ServiceError(_("Choose one of the offered times per decision."))
+    language = language_clean(language) if language else settings.LANGUAGE_CODE
     seed = new_seed()
     with transaction.atomic():
         game = Game.objects.create(
@@ -55,7 +60,7 @@ def game_create(
         )
         seats = []
         for position, email in enumerate(emails):
-            seat = Seat(game=game, position=position, email=email, is_host=position == 0)
+            seat = Seat(game=game, position=position, email=email, is_host=position == 0, language=language)
             if position == 0:
                 seat.display_name = host_name
             link_issue(seat)
@@ -70,11 +75,13 @@ def game_create(
     return game
 
 
-def seat_accept(*, seat: Seat, colour: str, display_name: str, time_zone: str) -> Seat:
-    """Take a seat: colour, name and time zone. The last acceptance starts the game."""
+def seat_accept(*, seat: Seat, colour: str, display_name: str, time_zone: str, language: str | None = None) -> Seat:
+    """Take a seat: colour, name, time zone and language. The last acceptance
+    starts the game."""
     display_name = name_clean(display_name)
     if time_zone not in zoneinfo.available_timezones():
         raise ServiceError(_("Choose a time zone from the list."))
+    language = language_clean(language or seat.language)
     with transaction.atomic():
         # Locking the game row serialises the acceptances, so exactly one of
         # them sees every seat taken and starts the game.
@@ -87,10 +94,11 @@ def seat_accept(*, seat: Seat, colour: str, display_name: str, time_zone: str) -
         if Seat.objects.filter(game=game, colour=colour).exists():
             raise ServiceError(_("Another player has just taken that colour; choose another."))
         seat.colour, seat.display_name, seat.time_zone = colour, display_name, time_zone
+        seat.language = language
         seat.accepted_at = timezone.now()
         try:
             with transaction.atomic():
-                seat.save(update_fields=["colour", "display_name", "time_zone", "accepted_at"])
+                seat.save(update_fields=["colour", "display_name", "time_zone", "language", "accepted_at"])
         except IntegrityError:
             raise ServiceError(_("Another player has just taken that colour; choose another.")) from None
         seats = list(Seat.objects.filter(game=game).order_by("position"))

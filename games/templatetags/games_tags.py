@@ -1,13 +1,19 @@
 from django import template
-from django.utils.translation import gettext_lazy as _
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, pgettext
 
+from games import notation_words
+from games.narrate import card_name
 from games.narrate import colour_name as _colour_name
 from games.narrate import final_standings as _final_standings
 from games.board.colours import hex_of
 
 register = template.Library()
 
-_BEARER_LABELS = {"goof": _("Goof −2"), "devil": _("Devil +2/−2")}
+# What the named cards do (in the classic ruleset), beside their name where
+# a page shows a team: the plain movers say it with their number.
+_CARD_EFFECTS = {"goof": "−2", "devil": "+2/−2"}
 
 
 @register.filter
@@ -29,9 +35,7 @@ def colour_hex(colour):
 
 @register.filter
 def bearer(code):
-    if code is None:
-        return "—"
-    return _BEARER_LABELS.get(code, code)
+    return card_name(code, effect=_CARD_EFFECTS.get(code or "", ""))
 
 
 @register.filter
@@ -41,3 +45,17 @@ def lookup(mapping, key):
     except (KeyError, IndexError, TypeError):
         return None
 
+
+@register.simple_tag
+def notation_examples():
+    """One example of each decision a reply may hold, quoted, in the language
+    the email is written in (the seat's: games.mail.compose)."""
+    language = get_language()
+    # Quotation marks differ by language ('bid 12', „biete 12“).
+    quoted = pgettext("an example of the reply notation, in quotation marks", "'%(example)s'")
+    return mark_safe(
+        ", ".join(
+            quoted % {"example": conditional_escape(notation_words.in_language(example, language))}
+            for example in notation_words.EXAMPLES
+        )
+    )

@@ -8,6 +8,7 @@ from functools import wraps
 from django.conf import settings
 from django.http import Http404
 from django.shortcuts import render
+from django.utils import translation
 
 from games.selectors.public import game_by_public_id
 from games.selectors.seat import seat_for_link
@@ -39,7 +40,17 @@ def with_seat(view):
             return render(request, "seat/handed_over.html", status=410)
         if seat is None:
             return render(request, "seat/link_invalid.html", status=404)
-        return view(request, seat, token, *args, **kwargs)
+        if seat.accepted_at is None:
+            # Not chosen yet: the invitation speaks the browser's language,
+            # which its form offers as the seat's.
+            return view(request, seat, token, *args, **kwargs)
+        # The seat's language, not the browser's: the same link reads the
+        # same on the player's phone and laptop, and as their emails do.
+        with translation.override(seat.language):
+            request.LANGUAGE_CODE = seat.language
+            response = view(request, seat, token, *args, **kwargs)
+        response["Content-Language"] = seat.language
+        return response
 
     return private(wrapped)
 

@@ -8,10 +8,11 @@ import zoneinfo
 from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import ngettext
 
-from games.narrate import colour_name
+from games.narrate import card_name, colour_name
 from games.services.names import name_problem
 from games.selectors.options import (
     ABSENCE_MODES,
@@ -19,16 +20,22 @@ from games.selectors.options import (
     DECISION_HOURS,
     DEFAULT_DECISION_HOURS,
     EMAIL_MODES,
+    LANGUAGE_CHOICES,
     RULESET_NAMES,
     players_range,
 )
 
 
-def _hours_label(hours: int) -> str:
+def _hours_text(hours: int) -> str:
     if hours % 24 == 0 and hours >= 24:
         days = hours // 24
-        return ngettext_lazy("%(n)d day", "%(n)d days", days) % {"n": days}
-    return ngettext_lazy("%(n)d hour", "%(n)d hours", hours) % {"n": hours}
+        return ngettext("%(n)d day", "%(n)d days", days) % {"n": days}
+    return ngettext("%(n)d hour", "%(n)d hours", hours) % {"n": hours}
+
+
+# The choices are made once, at import; each label is worded only when a page
+# shows it, in that page's language (a lazy ngettext filled with % is not).
+_hours_label = lazy(_hours_text, str)
 
 
 EMAIL_MAX_LENGTH = 254  # Seat.email
@@ -100,6 +107,13 @@ class AcceptForm(forms.Form):
         initial="UTC",
         help_text=_("Deadlines are shown in this time zone."),
     )
+    # Not required: a form posted without it (an old page) takes the browser's.
+    language = forms.ChoiceField(
+        label=_("Your language"),
+        choices=LANGUAGE_CHOICES,
+        required=False,
+        help_text=_("Your pages and your emails in this game are in this language."),
+    )
 
     def __init__(self, *args, free_colours: list[str], **kwargs):
         super().__init__(*args, **kwargs)
@@ -167,7 +181,7 @@ def decision_form_data(text: str, version: int) -> dict:
 class ArrangeForm(forms.Form):
     def __init__(self, *args, codes: list[str], **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [(c, c) for c in dict.fromkeys(codes)]
+        choices = [(c, card_name(c)) for c in dict.fromkeys(codes)]
         for slot, code in enumerate(codes, start=1):
             self.fields[f"slot_{slot}"] = forms.ChoiceField(
                 label=_("Slot %(n)d") % {"n": slot}, choices=choices, initial=code
@@ -205,6 +219,10 @@ class OrdersForm(forms.Form):
         required=False,
         choices=[("", _("— ask me —")), ("default", _("each opponent's best bearer and my own worst"))],
     )
+
+
+class LanguageForm(forms.Form):
+    language = forms.ChoiceField(label=_("Language"), choices=LANGUAGE_CHOICES)
 
 
 class EmailModeForm(forms.Form):

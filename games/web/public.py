@@ -53,6 +53,7 @@ def game_new(request):
                 other_emails=data["other_emails"],
                 decision_hours=data["decision_hours"],
                 ruleset_name=data["ruleset"],
+                language=request.LANGUAGE_CODE,
             )
         except ServiceError as error:
             form.add_error(None, error.message)

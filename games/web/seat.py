@@ -7,16 +7,18 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from games.narrate import describe_notation
 from games.selectors import seat as seat_reads
 from games.selectors.public import game_json
 from games.services.absence import absence_declare, help_request_create, link_opened, seat_take_back
 from games.services.decisions import arrange_submit, decision_submit
 from games.services.errors import ServiceError, StaleDecision
-from games.services.seat_settings import emails_resume, emails_stop, orders_set
+from games.services.seat_settings import emails_resume, emails_stop, language_set, orders_set
 from games.services.setup import seat_accept
 
 from .decorators import private, with_seat
@@ -27,6 +29,7 @@ from .forms import (
     DecisionForm,
     EmailModeForm,
     HelpForm,
+    LanguageForm,
     OrdersForm,
 )
 
@@ -50,7 +53,9 @@ def _seat_page(request, seat, token, *, accept_form=None, status=200):
     if context["inviting"]:
         if seat.accepted_at is None and accept_form is None:
             accept_form = AcceptForm(
-                free_colours=context["free_colours"], initial={"display_name": seat.display_name, "time_zone": "UTC"}
+                free_colours=context["free_colours"],
+                # The browser's language, which the page is shown in until the seat has one.
+                initial={"display_name": seat.display_name, "time_zone": "UTC", "language": request.LANGUAGE_CODE},
             )
         context["accept_form"] = accept_form
         return render(request, "seat/seat_inviting.html", context, status=status)
@@ -59,6 +64,7 @@ def _seat_page(request, seat, token, *, accept_form=None, status=200):
     if context["orders_initial"] is not None:
         context["orders_form"] = OrdersForm(initial=context["orders_initial"])
     context["email_form"] = EmailModeForm(initial={"email_mode": seat.email_mode})
+    context["language_form"] = LanguageForm(initial={"language": seat.language})
     if context["player_tools"]:
         context["absence_form"] = AbsenceForm()
         context["help_form"] = HelpForm()
@@ -86,11 +92,14 @@ def seat_accept_view(request, seat, token):
             colour=form.cleaned_data["colour"],
             display_name=form.cleaned_data["display_name"],
             time_zone=form.cleaned_data["time_zone"],
+            language=form.cleaned_data["language"] or request.LANGUAGE_CODE,
         )
     except ServiceError as error:
         form.add_error(None, error.message)
         return _seat_page(request, seat, token, accept_form=form, status=400)
-    messages.success(request, _("You have taken your seat."))
+    # Said on the next page, which is in the language just chosen.
+    with translation.override(seat_reads.seat_language(seat)):
+        messages.success(request, _("You have taken your seat."))
     return redirect("seat", token=token)
 
 
@@ -121,7 +130,9 @@ def seat_act(request, seat, token):
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect("seat", token=token)
-    messages.success(request, _("Done: %(decision)s.") % {"decision": text})
+    messages.success(
+        request, _("Done: %(decision)s.") % {"decision": describe_notation(text, seat_reads.seat_names(game))}
+    )
     return redirect("seat", token=token)
 
 
@@ -201,6 +212,20 @@ def seat_emails(request, seat, token):
         return redirect("seat", token=token)
     emails_resume(seat=seat, mode=form.cleaned_data["email_mode"])
     messages.success(request, _("Your email choice is saved."))
+    return redirect("seat", token=token)
+
+
+@require_POST
+@with_seat
+def seat_language(request, seat, token):
+    form = LanguageForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose one of the languages offered. Nothing was changed."))
+        return redirect("seat", token=token)
+    language_set(seat=seat, language=form.cleaned_data["language"])
+    # The confirmation is the first thing said in the new language.
+    with translation.override(form.cleaned_data["language"]):
+        messages.success(request, _("Your language is saved: your pages and emails are now in it."))
     return redirect("seat", token=token)
 
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 
+from games.narrate import describe_notation
 from tests.browser.plan import Move
 from tests.worker import BASE_DIR
 
@@ -59,6 +60,8 @@ class Player:
         self.site = site
         self.link = link
         self.name = name
+        # Colour -> player name, for the confirmation "Done: you pushed Bruno back."
+        self.names: dict = {}
         self.page = site.page(viewport)
 
     def open(self):
@@ -113,7 +116,7 @@ class Player:
         else:
             raise AssertionError(f"no form for {move.text}")
         self._submit(button)
-        self.expect_text(f"Done: {move.text}.")
+        self.expect_text(f"Done: {describe_notation(move.text, self.names)}.")
 
     def arrange(self, codes: list[str]) -> None:
         page = self.open()

@@ -37,7 +37,7 @@ def test_a_decision_works_with_javascript_off(site, chromium):
         page.goto(link)
         with page.expect_navigation():
             page.locator("#decide button[value=pass]").click()
-        assert "Done: pass." in page.locator("body").inner_text()
+        assert "Done: you passed." in page.locator("body").inner_text()
     finally:
         context.close()
     game.refresh_from_db()

@@ -37,7 +37,7 @@ def create_game(site) -> None:
     page.fill("input[name=host_email]", PEOPLE[0][1])
     page.fill("textarea[name=other_emails]", "\n".join(email for _, email, _, _ in PEOPLE[1:]))
     with page.expect_navigation():
-        page.locator("form").get_by_role("button").click()
+        page.get_by_role("button", name="Create the game and send the invitations").click()
     assert "/new/sent/" in page.url, page.locator("body").inner_text()
     page.close()
 
@@ -101,6 +101,8 @@ def test_four_people_play_a_whole_game_in_chromium(site):
         player.take_seat(colour, zone)
     game = Game.objects.get()
     assert game.status == Game.Status.RUNNING
+    for player in players:
+        player.names = {colour: name for name, _, colour, _ in PEOPLE}
 
     moves = plan_for(game, COLOURS)
     # The first decision is made from its email, as the player would.

@@ -278,6 +278,35 @@ def test_both_ways_of_saying_no_are_engine_errors_and_distinct():
     assert not issubclass(IllegalAction, NotationError)
 
 
+@pytest.mark.parametrize(
+    "text, subject",
+    [("bid twelve", "a bid"), ("remove red:x", "a slot"), ("draw x", "a card"), ("die x", "a die face")],
+)
+def test_a_word_that_is_no_number_is_refused_in_one_whole_sentence_to_translate(text, subject):
+    with pytest.raises(NotationError) as raised:
+        parse(text)
+    # The template itself names what had to be a number: a translator sees
+    # the whole sentence, and only the word the player wrote is filled in.
+    assert raised.value.template.startswith(subject + " must be a whole number")
+    assert set(raised.value.values) == {"word"}
+
+
+@pytest.mark.parametrize("text", ["pass now", "roll 3", "bid", "bid 12 13", "push"])
+def test_a_wrong_number_of_words_is_refused_without_an_english_plural_glued_on(text):
+    with pytest.raises(NotationError) as raised:
+        parse(text)
+    assert "(s)" not in raised.value.template
+    assert set(raised.value.values) == {"verb"}
+
+
+def test_an_engine_error_names_its_colours_in_the_readers_words_when_asked():
+    with pytest.raises(NotationError) as raised:
+        parse("push purple")
+    assert str(raised.value) == "'purple' is not a colour (red, yellow, green, blue, white, black)"
+    told = raised.value.translated(lambda template: template, colour_name=lambda code: code.upper())
+    assert told == "'purple' is not a colour (RED, YELLOW, GREEN, BLUE, WHITE, BLACK)"
+
+
 def test_format_action_refuses_what_is_not_an_action():
     with pytest.raises(TypeError):
         format_action("bid 12")

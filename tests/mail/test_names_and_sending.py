@@ -18,7 +18,7 @@ from games.models import Game, Notification, Seat
 from games.selectors.moderation import attention
 from games.services import outbox
 from games.services.errors import ServiceError
-from games.services.setup import game_create, seat_accept
+from games.services.setup import game_create, link_resend, seat_accept
 from tests.web.factories import COLOURS
 
 from .helpers import mails_to, started_game
@@ -136,6 +136,16 @@ def test_names_with_quotes_and_ampersands_read_as_typed_in_subjects_and_text_but
     assert "&amp;" not in start.subject + start.body and "&#x27;" not in start.subject + start.body
 
 
+def test_the_start_email_and_the_list_of_links_name_each_colour_not_its_code():
+    started_game(players=3)
+    start = mails_to("p1@example.com", "start")[0]
+    assert "- Player 1 (Yellow)" in start.body and "(yellow)" not in start.body
+    mail.outbox.clear()
+    link_resend(email="p1@example.com")
+    (links,) = mails_to("p1@example.com")
+    assert "3 players) — you play Yellow" in links.body
+
+
 def test_a_name_stored_before_names_were_checked_still_gives_a_one_line_subject(held_sends):
     game = game_create(host_name="Host", host_email="p0@example.com",
                        other_emails=["p1@example.com", "p2@example.com"], decision_hours=24, ruleset_name="classic")
@@ -166,7 +176,7 @@ def test_an_email_that_can_never_be_sent_fails_at_once_and_the_moderators_see_wh
     assert row.pk not in outbox.notifications_release(older_than=timedelta(minutes=5))
     assert outbox.notification_send(notification_id=row.pk) is False
     (listed,) = [r for r in attention() if r["game"].pk == game.pk]
-    assert any("invite email could not be sent" in reason and "BadHeaderError" in reason for reason in listed["reasons"])
+    assert any("an email could not be sent (invitation: BadHeaderError" in reason for reason in listed["reasons"])
 
 
 def test_a_provider_that_stays_down_gets_the_planned_attempts_and_then_the_row_fails(held_sends):

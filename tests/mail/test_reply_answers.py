@@ -52,6 +52,12 @@ def test_a_refused_push_shows_push_with_a_colour_of_this_game_and_push_none():
     assert any(f"push {colour}" in line for colour in others)
 
 
+def test_a_refusal_names_the_colours_as_the_pages_do_not_by_their_codes():
+    game = play_until(started_game(), lambda state: engine.decision_kind(state) == "push")
+    answer = _answer_to(mover(game), "push purple")
+    assert "'purple' is not a colour (Red, Yellow, Green, Blue, White, Black)" in answer.body
+
+
 def test_a_reply_that_came_too_late_shows_the_board_and_whose_turn_it_is():
     game = started_game()
     seat = mover(game)

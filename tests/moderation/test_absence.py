@@ -191,3 +191,10 @@ def test_with_autopilot_the_absent_seats_decisions_are_made_at_once_by_the_defau
     traveller.move_to(absence.ends_at + timedelta(minutes=1))
     game = play_until(game, lambda s: engine.to_move(s) == position, random.Random(9))
     assert mover(game) == position
+
+
+def test_one_day_left_is_said_in_the_singular_when_more_is_asked(mod_client, traveller):
+    game = started_game(4)
+    Game.objects.filter(pk=game.pk).update(absence_allowance_days=1)
+    response = declare(mod_client, game, 1, days=2)
+    assert "Nothing was changed: You have 1 day of absence left in this game." in text_of(response)

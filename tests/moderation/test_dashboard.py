@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone as dt_timezone
 import pytest
 import time_machine
 
-from games.models import Game, HelpRequest, Seat
+from games.models import Game, HelpRequest, Notification, Seat
 from games.services.outbox import seat_mark_undeliverable
 from games.services.sweeps import deadlines_sweep
 from tests.web.factories import seat_at, started_game, tokens
@@ -175,3 +175,18 @@ def test_search_by_game_id_or_player_email_and_filter_by_state(mod_client, trave
     traveller.shift(timedelta(days=4))
     assert listed(mod_client, status="paused") == [third.public_id]
     assert third.public_id not in listed(mod_client, status="running")
+
+
+@pytest.mark.parametrize(
+    "kind, label",
+    [("reply_error", "answer to a reply (refused)"), ("reminder-2", "reminder 2"), ("invite", "invitation")],
+)
+def test_an_email_that_could_not_be_sent_is_named_by_what_it_was_not_by_its_kind(mod_client, kind, label):
+    game = started_game(3)
+    seat = seat_at(game, 1)
+    Notification.objects.create(
+        game=game, seat=seat, kind=kind, version=99, to_email=seat.email,
+        status=Notification.Status.FAILED, last_error="554 refused",
+    )
+    reasons = reasons_for(mod_client, game)
+    assert f"{named(seat)}: an email could not be sent ({label}: 554 refused)" in reasons

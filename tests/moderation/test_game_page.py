@@ -30,9 +30,10 @@ def test_a_moderator_sees_the_board_every_secret_and_the_full_state(mod_client, 
     assert "Secrets (moderators only)" in page
     state = load_state(game)
     names = {seat.position: seat.name for seat in game.seats.all()}
+    named = {"goof": "Goof", "devil": "Devil"}
     for position, hand in zip(state.auction.bidders, state.auction.hands):
-        codes = " ".join(state.ruleset.code_of(c) for c in hand)
-        assert f"{names[position]}: {codes}" in page
+        codes = [state.ruleset.code_of(c) for c in hand]
+        assert f"{names[position]}: {' '.join(named.get(code, code) for code in codes)}" in page
         assert f"{state.colours[position]}: " not in page, "a colour stands in for the player's name"
     assert "Full state (JSON)" in page
     for seat in game.seats.all():
@@ -103,11 +104,13 @@ def test_each_seats_timeline_shows_emails_bounces_opened_links_and_who_decided(m
     # Emails with their state; the bounce with its error.
     assert all(n.status == "failed" for n in timelines[first]["emails"])
     assert "failed (550 mailbox unavailable)" in page
+    # Each email by what it was, not by the outbox's internal kind.
+    assert "game start — failed" in page
     assert "email undeliverable" in page
     # The opened link.
     assert timelines[second]["seat"].link_opened_at is not None
     assert sum(line["seat"].link_opened_at is not None for line in timelines.values()) == 1
-    assert "Autopilot (moderator)" in page
+    assert "Autopilot (put on by a moderator)" in page
 
 
 def test_an_unknown_game_is_404_for_a_moderator(mod_client):

@@ -95,7 +95,7 @@ def test_a_new_player_takes_over_a_bidder_mid_auction_and_the_old_link_says_hand
     new_token = path_of(link).split("/")[2]
     assert new_token == seat_token(seat_at(game, position))
     response = mod_client.post(f"/s/{new_token}/act", {"version": game.decision_version, "action": "pass"}, follow=True)
-    assert "Done: pass." in text_of(response)
+    assert "Done: you passed." in text_of(response)
     record = ActionRecord.objects.get(game=game, seq=before["version"] + 1)
     assert (record.seat, record.actor, record.action) == (position, "player", "pass")
 

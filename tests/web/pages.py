@@ -34,6 +34,17 @@ class Form:
                 groups.setdefault(name, []).append(value)
         return groups
 
+    def filled_in_at_random(self, rng) -> dict:
+        """What a person sends who picks any of each set of radio buttons and
+        presses the form's named button."""
+        data = self.values()
+        for name, values in self.radios().items():
+            data[name] = rng.choice(values)
+        for name, value, _text in self.buttons:
+            if name:
+                data[name] = value
+        return data
+
 
 class _FormParser(HTMLParser):
     def __init__(self):

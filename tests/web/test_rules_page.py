@@ -3,12 +3,14 @@ the seat page points to the paragraph that explains it."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
 from django.test import Client
 
 from games import engine
+from games.notation_words import to_notation
 from games.services.game_state import load_state
 from tests.web.factories import started_game, tokens
 from tests.web.integrity_helpers import game_at_push, game_at_removal, game_at_roll
@@ -133,3 +135,24 @@ def test_the_seat_page_explains_its_terms_in_visible_text():
     assert "<dfn>Seed commitment (SHA-256):</dfn>" in bidding
     _, pushing = _seat_page(game_at_push())
     assert "Devil: the bearer you rolled" in _text(pushing)
+
+
+def _side_by_side(table: str) -> list[tuple[str, str]]:
+    pairs = re.findall(r'<td lang="en"><code>([^<]*)</code></td><td lang="de"><code>([^<]*)</code></td>', table)
+    return [(html.unescape(english), html.unescape(german)) for english, german in pairs]
+
+
+def test_the_rules_page_shows_the_reply_notation_in_english_and_german_side_by_side():
+    page = _rules()
+    assert 'href="#replies"' in page
+    section = page[page.index('<section id="replies">'):]
+    examples, colours = (_side_by_side(table) for table in re.findall(r"<table.*?</table>", section, re.S)[:2])
+    # The issue's words (issue 12).
+    for pair in [("bid 12", "biete 12"), ("pass", "passe"), ("roll", "würfeln"), ("push blue", "schieben blau"),
+                 ("push none", "niemand schieben"), ("remove red:3 blue:1 green:4", "entfernen rot:3 blau:1 grün:4")]:
+        assert pair in examples
+    assert colours == [("red", "rot"), ("yellow", "gelb"), ("green", "grün"), ("blue", "blau"), ("white", "weiß"),
+                       ("black", "schwarz")]
+    # What the page teaches is what a reply is read as.
+    for english, german in examples:
+        assert to_notation(german) == english

@@ -303,10 +303,4 @@ def filled_in_decision_form(html: str, rng: random.Random) -> dict:
         if ("action", "pass") in [(b[0], b[1]) for b in form.buttons]:
             return form.values() | {"action": "pass"}
     (form,) = forms
-    data = form.values()
-    for name, values in form.radios().items():
-        data[name] = rng.choice(values)
-    for name, value, _text in form.buttons:
-        if name:
-            data[name] = value
-    return data
+    return form.filled_in_at_random(rng)
