@@ -42,6 +42,13 @@ def _run(args: list[str], env: dict) -> subprocess.CompletedProcess:
     return subprocess.run(args, cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=120)
 
 
+def _printed_by(script: str, env: dict) -> str:
+    """What a script prints in a process of its own with Django set up in ``env``."""
+    done = _run([sys.executable, "-c", "import django; django.setup()\n" + script], env)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def test_the_deployment_check_passes_without_a_warning(tmp_path):
     env = _production_env(tmp_path, "https://versailles.example.org")
     done = _run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], env)
@@ -54,19 +61,34 @@ def test_static_files_are_served_with_debug_off(tmp_path):
     collected = _run([sys.executable, "manage.py", "collectstatic", "--noinput"], env)
     assert collected.returncode == 0, collected.stderr
     script = (
-        "import django; django.setup()\n"
         "from django.test import Client\n"
         "c = Client()\n"
         "for path in ('/static/admin/css/base.css', '/static/games/seen.js', '/static/games/site.css'):\n"
         "    r = c.get(path)\n"
         "    print(path, r.status_code, r.headers.get('Content-Type'))\n"
     )
-    done = _run([sys.executable, "-c", script], env)
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.split("\n")
+    lines = _printed_by(script, env).split("\n")
     assert lines[0].startswith("/static/admin/css/base.css 200 text/css")
     assert lines[1].startswith("/static/games/seen.js 200 text/javascript")
     assert lines[2].startswith("/static/games/site.css 200 text/css")
+
+
+def _database_settings(env: dict) -> list[str]:
+    script = (
+        "from django.conf import settings\n"
+        "db = settings.DATABASES['default']\n"
+        "print(db['CONN_MAX_AGE'], db['CONN_HEALTH_CHECKS'])\n"
+    )
+    return _printed_by(script, env).split()
+
+
+def test_production_keeps_database_connections_open_and_checks_them_before_reuse(tmp_path):
+    env = _production_env(tmp_path, "https://versailles.example.org")
+    env["DATABASE_URL"] = "postgres://versailles@db.example.org:5432/versailles"
+    assert _database_settings(env) == ["60", "True"]
+    assert _database_settings(env | {"DATABASE_CONN_MAX_AGE": "300"}) == ["300", "True"]
+    # Under DEBUG (make run, the suite) each request closes its connection.
+    assert _database_settings(env | {"DEBUG": "true"}) == ["0", "True"]
 
 
 def test_the_proxy_header_is_read_from_the_environment():

@@ -170,6 +170,8 @@ class Worker:
     env: CeleryEnv
     pool: str
     log_path: Path
+    # Empty: every queue the settings declare, as `make run` starts it.
+    queues: tuple[str, ...] = ()
     process: subprocess.Popen | None = None
     _log_start: int = 0
     _started: list = field(default_factory=list)
@@ -184,6 +186,8 @@ class Worker:
             # Nothing to gossip with or wait for: start faster.
             "--without-gossip", "--without-mingle", "--without-heartbeat",
         ]
+        if self.queues:
+            command += ["-Q", ",".join(self.queues)]
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
                 command, cwd=BASE_DIR, env=self.env.env, stdout=log, stderr=subprocess.STDOUT
@@ -253,8 +257,8 @@ def celery_worker(celery_env, tmp_path) -> Iterator[Callable[..., Worker]]:
     before the test database is flushed."""
     workers: list[Worker] = []
 
-    def start(pool: str = "solo") -> Worker:
-        worker = Worker(env=celery_env, pool=pool, log_path=tmp_path / f"worker-{len(workers)}.log")
+    def start(pool: str = "solo", queues: tuple[str, ...] = ()) -> Worker:
+        worker = Worker(env=celery_env, pool=pool, log_path=tmp_path / f"worker-{len(workers)}.log", queues=queues)
         workers.append(worker)
         return worker.start()
 

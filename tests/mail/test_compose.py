@@ -130,3 +130,19 @@ def test_compose_redis_keeps_queued_tasks_with_aof_and_noeviction():
     options = dict(zip(args[1::2], args[2::2]))
     assert options.get("--appendonly") == "yes"
     assert options.get("--maxmemory-policy") == "noeviction"
+
+
+@needs_compose
+def test_compose_consumes_each_queue_with_its_own_worker():
+    from django.conf import settings
+
+    services = _config()["services"]
+
+    def queues(name: str) -> str:
+        value = services[name]["command"]
+        args = value.split() if isinstance(value, str) else [str(part) for part in value]
+        return args[args.index("-Q") + 1]
+
+    assert queues("worker") == settings.CELERY_TASK_DEFAULT_QUEUE
+    assert queues("mailer") == settings.MAIL_QUEUE
+    assert services["mailer"]["environment"]["REDIS_URL"] == services["worker"]["environment"]["REDIS_URL"]
