@@ -209,7 +209,9 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # (make run, the tests); production runs one worker per queue.
 MAIL_QUEUE = "mail"
 CELERY_TASK_DEFAULT_QUEUE = "celery"
-CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(MAIL_QUEUE))
+# Each queue bound by its own name: two queues on one key of the direct
+# exchange would each receive every task.
+CELERY_TASK_QUEUES = tuple(Queue(name, routing_key=name) for name in (CELERY_TASK_DEFAULT_QUEUE, MAIL_QUEUE))
 CELERY_TASK_ROUTES = {
     "games.notification_send": {"queue": MAIL_QUEUE},
     "games.link_resend": {"queue": MAIL_QUEUE},

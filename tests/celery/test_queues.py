@@ -31,7 +31,20 @@ def test_sends_go_to_the_mail_queue_and_every_sweep_to_the_other():
         assert queue_of(sweep) == settings.CELERY_TASK_DEFAULT_QUEUE != settings.MAIL_QUEUE, sweep
 
 
+def test_each_queue_has_a_routing_key_of_its_own():
+    # Two queues bound to one key on the direct exchange would each get a
+    # copy of every task: every email sent twice, every sweep run twice.
+    keys = {queue.name: queue.routing_key for queue in app.amqp.queues.values()}
+    assert keys == {settings.CELERY_TASK_DEFAULT_QUEUE: settings.CELERY_TASK_DEFAULT_QUEUE,
+                    settings.MAIL_QUEUE: settings.MAIL_QUEUE}
+
+
 def test_a_deadline_is_applied_while_hundreds_of_emails_wait_to_be_sent(celery_env, celery_worker):
+    # Both queues exist before the burst, as in production, so a send that
+    # reached the sweepers' queue too would show.
+    worker = celery_worker(queues=(settings.CELERY_TASK_DEFAULT_QUEUE,))
+    enqueue_now("games.deadlines_sweep")
+    worker.wait_for_log("games.deadlines_sweep[")
     # Thirty games queue their invitations, starts and first turns: the burst.
     games = [started_game(4) for _ in range(30)]
     waiting = Notification.objects.filter(status=Notification.Status.PENDING).count()
@@ -39,7 +52,6 @@ def test_a_deadline_is_applied_while_hundreds_of_emails_wait_to_be_sent(celery_e
     overdue = games[-1]
     Game.objects.filter(pk=overdue.pk).update(deadline=timezone.now() - timedelta(minutes=1))
 
-    worker = celery_worker(queues=(settings.CELERY_TASK_DEFAULT_QUEUE,))
     enqueue_now("games.deadlines_sweep")
     wait_until(
         lambda: Game.objects.get(pk=overdue.pk).decision_version > overdue.decision_version,
