@@ -1,144 +1,150 @@
-"""What a decision POST and a seat page cost, next to floors served by the same stack.
+"""What a decision POST and a seat page cost over HTTP, next to floors served by the same server.
 
     .venv/bin/python bench/web.py [--repeat N] [--seed S]
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/versailles .venv/bin/python bench/web.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/versailles REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python bench/web.py
 
-Works on a throwaway database that it creates and drops itself (never
+The pages are asked for the way a browser asks: over HTTP on the loopback, from
+gunicorn (one gthread worker, DEBUG off, the production middleware), with a
+keep-alive connection, the CSRF cookie and an Origin header. One request at a
+time, so each figure is the latency of one request, not of a queue.
+
+It works on a throwaway database that it creates and drops itself (never
 var/db.sqlite3): on SQLite a temporary file with the production settings (WAL,
 IMMEDIATE transactions), on PostgreSQL a database named after DATABASE_URL's
-with a "bench_" prefix and this process id.
+with a "bench_" prefix and this process id. The cache is the production one:
+files in a temporary folder, or with REDIS_URL Redis database 13.
 
-Two games are measured: one at its first decision (a bid), and one played
-with random legal decisions through the services until deep into race 6.
-For each:
+Two games are measured: one at its first decision (a bid), and one played with
+random legal decisions through the services until deep into race 6. For each:
 
-- decision POST: the decision form posted through django.test.Client to
-  /s/<token>/act (the view, the service, the outbox row and its on-commit
-  send, the 302). The *same* decision is posted every time: after each POST
-  the game row, the action log and the outbox are put back as they were
-  before it (outside the timed part), so every sample does the same work.
-- seat GET: the page of the seat to move (its decision form included).
+- decision POST: the decision form posted to /s/<token>/act (the view, the
+  service, the outbox row and its on-commit hand-over to the broker, the 302).
+  The *same* decision is posted every time: after each POST the game row, the
+  action log and the outbox are put back as they were (outside the timed part).
+- seat GET of a version seen before: the page of the seat to move, as a
+  player sees it on a second look, or as the next of the table's seats does.
+- seat GET, first view of a version: the version is bumped before each
+  request (outside the timed part), as a decision does, so nothing is cached.
 
-Floors, through the same middleware, client and database, in the same run:
-a bare view rendering a small page of the site (games/link_sent.html, which
-extends base.html like the seat page), and a bare view updating one row in a
-transaction and answering 302 like the decision view. They live in this
-script's own URLconf (ROOT_URLCONF is pointed here), not in the product's.
+Floors, served by the same gunicorn, middleware and database in the same run
+(bench/web_floors.py; the least work that still does each job correctly):
 
-Targets (the issue): query counts that do not grow with game length; decision
-POST within 3x the one-row floor and seat GET within 3x the template floor
-(medians). Timings on a shared machine vary by a fifth or more between runs;
-the ratios, taken in one run, are steadier than the absolute figures.
+- static page: ready-made bytes of the deep game's seat page's own size;
+- minimal decision: lock the game row, read it, update it, insert one log row
+  and one outbox row in one transaction, and answer 302.
+
+Query counts are taken in this process with Django's test client (the server
+keeps no query log with DEBUG off).
+
+Targets (issue 13): seat GET within 4x the static page and decision POST within
+2x the minimal decision (medians); query counts that do not grow with game
+length. Timings on a shared machine vary by a fifth or more between runs; the
+ratios, taken in one run, are steadier than the absolute figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import os
 import random
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(BASE_DIR))
+BENCH_DIR = Path(__file__).resolve().parent
+sys.path[:0] = [str(BASE_DIR), str(BENCH_DIR)]
 
-os.environ["DJANGO_SETTINGS_MODULE"] = "versailles_site.settings"
-# Measure what production runs: DEBUG off (no query log kept per request;
-# the counts below use CaptureQueriesContext), and no mail leaves the process.
+_tmp = tempfile.TemporaryDirectory(prefix="versailles-bench-web-")
+os.environ["DJANGO_SETTINGS_MODULE"] = "web_site"
 os.environ["DEBUG"] = "false"
 os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-" + "x" * 40)
+os.environ["VAR_DIR"] = _tmp.name
+if os.environ.get("REDIS_URL"):
+    os.environ["REDIS_URL"] = urlunsplit(urlsplit(os.environ["REDIS_URL"])._replace(path="/13"))
 
 import django  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-settings.ROOT_URLCONF = __name__
-# Nothing leaves the process: mail stays in memory, and the on-commit
-# enqueueing of the send task goes to kombu's in-memory transport instead of
-# the filesystem broker under var/ (the cost of handing it over stays in).
-settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-settings.CELERY_BROKER_URL = "memory://"
-settings.CELERY_BROKER_TRANSPORT_OPTIONS = {}
-settings.TASKS_INLINE = False
-_tmp = tempfile.TemporaryDirectory(prefix="versailles-bench-")
 if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     settings.DATABASES["default"]["TEST"] = {"NAME": str(Path(_tmp.name) / "bench.sqlite3")}
 else:
     settings.DATABASES["default"]["TEST"] = {"NAME": f"bench_{settings.DATABASES['default']['NAME']}_{os.getpid()}"}
 django.setup()
 
-from django.core import mail  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
-from django.http import HttpResponseRedirect  # noqa: E402
-from django.shortcuts import render  # noqa: E402
+from django.db.models import F  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_databases, teardown_databases  # noqa: E402
-from django.urls import include, path  # noqa: E402
-from django.utils import timezone  # noqa: E402
-from django.views.decorators.http import require_GET, require_POST  # noqa: E402
 
 from games import engine  # noqa: E402
-from games.web.forms import decision_form_data  # noqa: E402
-from games.models import ActionRecord, Game, Notification  # noqa: E402
+from games.models import ActionRecord, Game, Notification, Seat  # noqa: E402
 from games.services.game_state import load_state  # noqa: E402
+from games.web.forms import decision_form_data  # noqa: E402
 from tests.web.factories import play_until, started_game, tokens  # noqa: E402
 
-# ---- the bench-only floors --------------------------------------------------
-
-FLOOR_ROW: dict = {}
+WARM_UP = 5
 
 
-@require_GET
-def floor_template(request):
-    return render(request, "games/link_sent.html")
+class Browser:
+    """One keep-alive connection, with the CSRF cookie and the Origin header
+    Chromium sends with a form."""
+
+    def __init__(self, port: int):
+        self.origin = f"http://127.0.0.1:{port}"
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.csrf = ""
+
+    def request(self, method: str, path: str, form: dict | None = None) -> tuple[int, bytes]:
+        headers = {"Cookie": f"csrftoken={self.csrf}"} if self.csrf else {}
+        body = None
+        if form is not None:
+            body = urlencode({**form, "csrfmiddlewaretoken": self.csrf})
+            headers.update({"Content-Type": "application/x-www-form-urlencoded", "Origin": self.origin})
+        self.connection.request(method, path, body=body, headers=headers)
+        response = self.connection.getresponse()
+        content = response.read()
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie" and value.startswith("csrftoken="):
+                self.csrf = value.split(";", 1)[0].partition("=")[2]
+        return response.status, content
 
 
-@require_POST
-def floor_update(request):
-    with transaction.atomic():
-        Game.objects.filter(pk=FLOOR_ROW["pk"]).update(deadline=timezone.now())
-    return HttpResponseRedirect("/bench/template")
-
-
-urlpatterns = [
-    path("bench/template", floor_template),
-    path("bench/update", floor_update),
-    path("", include("versailles_site.urls")),
-]
-
-# ---- measuring ------------------------------------------------------------------
-
-
-def timed(request, repeat: int, before=None, after=None) -> tuple[int, float, int]:
-    """(queries of one request, median ms over ``repeat``, status code)."""
-    if before:
-        before()
-    with CaptureQueriesContext(connection) as queries:
-        response = request()
-    # Counted now: the next request clears the connection's query log.
-    count, status = len(queries), response.status_code
-    if after:
-        after()
+def timed(request, repeat: int, before=None, after=None) -> tuple[float, int]:
+    """(median ms over ``repeat`` requests after a warm-up, last status)."""
     samples = []
-    for index in range(repeat + 5):
+    status = 0
+    for index in range(repeat + WARM_UP):
         if before:
             before()
         started = time.perf_counter()
-        request()
+        status = request()
         elapsed = time.perf_counter() - started
         if after:
             after()
-        if index >= 5:  # warm-up
+        if index >= WARM_UP:
             samples.append(elapsed)
-    getattr(mail, "outbox", []).clear()
-    return count, statistics.median(samples) * 1000, status
+    return statistics.median(samples) * 1000, status
 
 
+def queries_of(request, before=None, after=None) -> int:
+    if before:
+        before()
+    with CaptureQueriesContext(connection) as queries:
+        request()
+    count = len(queries)
+    if after:
+        after()
+    return count
 
 
-GAME_FIELDS = ("state", "version", "decision_version", "deadline", "status", "ended_at")
+GAME_FIELDS = ("state", "version", "decision_version", "deadline", "reminder_at", "status", "ended_at")
 
 
 def restorer(game: Game):
@@ -154,18 +160,42 @@ def restorer(game: Game):
     return restore
 
 
-def measure_game(client: Client, game: Game, repeat: int) -> dict:
+def version_bump(game: Game) -> None:
+    """What a decision does to every cached view of the game (bench only:
+    the state stays as it is)."""
+    Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
+
+
+def mover_token(game: Game) -> str:
+    return tokens(game)[engine.to_move(load_state(game))]
+
+
+def measure_game(browser: Browser, client: Client, game: Game, repeat: int) -> dict:
     game.refresh_from_db()
     state = load_state(game)
-    mover = engine.to_move(state)
-    token = tokens(game)[mover]
+    token = mover_token(game)
     text = engine.format_action(engine.default_action(state))
     restore = restorer(game)
-    data = decision_form_data(text, game.decision_version)
-    post_q, post_ms, post_status = timed(lambda: client.post(f"/s/{token}/act", data), repeat, after=restore)
+    form = decision_form_data(text, game.decision_version)
+    browser.request("GET", f"/s/{token}/")  # the CSRF cookie, as a browser has it from the page
+
+    def post() -> int:
+        return browser.request("POST", f"/s/{token}/act", form)[0]
+
+    def get() -> int:
+        return browser.request("GET", f"/s/{token}/")[0]
+
+    # The counts first, in this process: every version bump after them is
+    # one no page was made for yet (the POSTs' restore puts the version back).
+    post_q = queries_of(lambda: client.post(f"/s/{token}/act", form), after=restore)
+    client.get(f"/s/{token}/")
+    get_q = queries_of(lambda: client.get(f"/s/{token}/"))
+    new_q = queries_of(lambda: client.get(f"/s/{token}/"), before=lambda: version_bump(game))
+    post_ms, post_status = timed(post, repeat, after=restore)
     assert post_status == 302, post_status
-    get_q, get_ms, get_status = timed(lambda: client.get(f"/s/{token}/"), repeat)
+    get_ms, get_status = timed(get, repeat)
     assert get_status == 200, get_status
+    new_ms, _ = timed(get, repeat, before=lambda: version_bump(game))
     race = state.race
     return {
         "where": (
@@ -175,6 +205,7 @@ def measure_game(client: Client, game: Game, repeat: int) -> dict:
         "records": ActionRecord.objects.filter(game=game).count(),
         "post": (post_q, post_ms),
         "get": (get_q, get_ms),
+        "get_new": (new_q, new_ms),
     }
 
 
@@ -192,6 +223,54 @@ def deep_in_race_6(seed: int) -> Game:
     raise RuntimeError("no random game got deep into race 6")
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def server_start(port: int, env: dict) -> subprocess.Popen:
+    log = open(Path(_tmp.name) / "gunicorn.log", "wb")
+    server = subprocess.Popen(
+        [
+            str(BASE_DIR / ".venv" / "bin" / "gunicorn"), "-c", "versailles_site/gunicorn_conf.py",
+            "--pythonpath", str(BENCH_DIR), "--bind", f"127.0.0.1:{port}",
+            "--workers", "1", "--threads", "2", "--access-logfile", str(Path(_tmp.name) / "access.log"),
+            "versailles_site.wsgi:application",
+        ],
+        cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"gunicorn exited; see {log.name}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return server
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError("gunicorn did not start within 30 s")
+
+
+def server_env(floor_game: Game, page_bytes: int) -> dict:
+    # In this process too, for the query counts of the floors.
+    os.environ.update(
+        BENCH_PAGE_BYTES=str(page_bytes),
+        BENCH_FLOOR_GAME=str(floor_game.pk),
+        BENCH_FLOOR_SEAT=str(Seat.objects.filter(game=floor_game).values_list("pk", flat=True)[0]),
+    )
+    env = dict(os.environ)
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3"):
+        env["SQLITE_PATH"] = database["NAME"]  # the test database, now NAME
+    else:
+        parts = urlsplit(env["DATABASE_URL"])
+        env["DATABASE_URL"] = urlunsplit(parts._replace(path="/" + database["NAME"]))
+    env["PYTHONPATH"] = os.pathsep.join([str(BASE_DIR), str(BENCH_DIR)])
+    return env
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=200, help="timed requests per figure (default 200)")
@@ -199,39 +278,64 @@ def main() -> None:
     args = parser.parse_args()
 
     old_config = setup_databases(verbosity=0, interactive=False, serialized_aliases=set())
+    server = None
     try:
         vendor = connection.vendor
-        floor_game = started_game(3)
-        FLOOR_ROW["pk"] = floor_game.pk
         client = Client()
-        template_q, template_ms, _ = timed(lambda: client.get("/bench/template"), args.repeat)
-        update_q, update_ms, _ = timed(lambda: client.post("/bench/update"), args.repeat)
-        first = measure_game(client, started_game(4), args.repeat)
-        deep = measure_game(client, deep_in_race_6(args.seed), args.repeat)
+        floor_game = started_game(3)
+        first_game = started_game(4)
+        deep_game = deep_in_race_6(args.seed)
+        page_bytes = len(client.get(f"/s/{mover_token(deep_game)}/").content)
+        port = free_port()
+        server = server_start(port, server_env(floor_game, page_bytes))
+        browser = Browser(port)
+        # The CSRF cookie, from a page that has a form, as a browser gets it.
+        browser.request("GET", f"/s/{mover_token(first_game)}/")
+
+        def floors() -> tuple[float, float]:
+            static_ms, _ = timed(lambda: browser.request("GET", "/bench/static")[0], args.repeat)
+            minimal_ms, status = timed(lambda: browser.request("POST", "/bench/decision", {})[0], args.repeat)
+            assert status == 302, status
+            return static_ms, minimal_ms
+
+        before = floors()
+        first = measure_game(browser, client, first_game, args.repeat)
+        deep = measure_game(browser, client, deep_game, args.repeat)
         # The floors once more at the end, so drift during the run shows.
-        template_q2, template_ms2, _ = timed(lambda: client.get("/bench/template"), args.repeat)
-        update_q2, update_ms2, _ = timed(lambda: client.post("/bench/update"), args.repeat)
-        template_ms = statistics.median([template_ms, template_ms2])
-        update_ms = statistics.median([update_ms, update_ms2])
+        after = floors()
+        static_q = queries_of(lambda: client.get("/bench/static"))
+        minimal_q = queries_of(lambda: client.post("/bench/decision"))
     finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=30)
         teardown_databases(old_config, verbosity=0)
         _tmp.cleanup()
 
+    static_ms = statistics.median([before[0], after[0]])
+    minimal_ms = statistics.median([before[1], after[1]])
     name = "SQLite (temporary file, WAL)" if vendor == "sqlite" else "PostgreSQL"
-    print(f"\n{name}: median of {args.repeat} requests each, django.test.Client, DEBUG off\n")
-    header = f"{'request':<52}{'queries':>8}{'median ms':>11}{'ratio':>8}  target"
+    cache = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
+    print(f"\n{name}, cache {cache}: median of {args.repeat} requests each, over HTTP to gunicorn (1 worker), DEBUG off\n")
+    header = f"{'request':<58}{'queries':>8}{'median ms':>11}{'ratio':>8}  target"
     print(header)
     print("-" * len(header))
-    print(f"{'floor: template view (GET)':<52}{template_q:>8}{template_ms:>11.2f}")
-    print(f"{'floor: one-row update in a transaction (POST)':<52}{update_q:>8}{update_ms:>11.2f}")
+    print(f"{f'floor: static page of {page_bytes:,} bytes (GET)':<58}{static_q:>8}{static_ms:>11.2f}")
+    print(f"{'floor: minimal decision (POST)':<58}{minimal_q:>8}{minimal_ms:>11.2f}")
+    verdicts = []
     for label, row in (("first decision", first), ("deep game", deep)):
         print(f"{label}: {row['where']}, {row['records']} log records; decision {row['decision']!r}")
         q, ms = row["post"]
-        print(f"{'  decision POST /s/<token>/act':<52}{q:>8}{ms:>11.2f}{ms / update_ms:>7.1f}x  <= 3x one-row floor")
+        verdicts.append(ms <= 2 * minimal_ms)
+        print(f"{'  decision POST /s/<token>/act':<58}{q:>8}{ms:>11.2f}{ms / minimal_ms:>7.1f}x  <= 2x minimal decision")
         q, ms = row["get"]
-        print(f"{'  seat page GET /s/<token>/':<52}{q:>8}{ms:>11.2f}{ms / template_ms:>7.1f}x  <= 3x template floor")
-    grows = first["post"][0] != deep["post"][0] or first["get"][0] != deep["get"][0]
+        verdicts.append(ms <= 4 * static_ms)
+        print(f"{'  seat page GET, a version seen before':<58}{q:>8}{ms:>11.2f}{ms / static_ms:>7.1f}x  <= 4x static page")
+        q, ms = row["get_new"]
+        print(f"{'  seat page GET, first view of a new version':<58}{q:>8}{ms:>11.2f}{ms / static_ms:>7.1f}x")
+    grows = any(first[key][0] != deep[key][0] for key in ("post", "get", "get_new"))
     print(f"\nquery counts {'DIFFER' if grows else 'are the same'} between the first decision and the deep game")
+    print("targets:", "all met" if all(verdicts) and not grows else "NOT MET")
 
 
 if __name__ == "__main__":

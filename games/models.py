@@ -95,9 +95,9 @@ class Seat(models.Model):
     email_undeliverable = models.BooleanField(default=False, verbose_name=_("email undeliverable"))
     # Set by the one-click unsubscribe; only the seat page can undo it.
     emails_stopped = models.BooleanField(default=False, verbose_name=_("emails stopped"))
-    # The log position of this seat's latest decision: its next email tells
-    # what happened since.
-    last_decision_seq = models.PositiveIntegerField(default=0, verbose_name=_("step of the latest decision"))
+    # The end of the seat's latest absence: a decision asks for the seat's
+    # absences only while one may still be under way or coming.
+    away_until = models.DateTimeField(null=True, blank=True, verbose_name=_("away until"))
     digest_sent_at = models.DateTimeField(null=True, blank=True, verbose_name=_("digest sent at"))
     # Autopilot: standing orders and defaults decide for this seat at once.
     autopilot = models.BooleanField(default=False, verbose_name=_("autopilot"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -221,14 +223,17 @@ def describe_moderation(entry, names: dict | None = None) -> str:
     return _("%(text)s: %(reason)s") % {"text": text, "reason": reason}
 
 
-def describe_notation(text: str, names: dict | None = None) -> str:
+def describe_notation(text: str, names: dict | Callable[[], dict] | None = None) -> str:
     """A decision in the engine's notation ("push blue", "remove red:3 blue:1")
     worded for the person who made it: "you pushed Bruno back". Text that is
-    no decision the forms make comes back as it is."""
+    no decision the forms make comes back as it is. ``names`` may be a
+    function, called only for a decision that names players (most name none,
+    and need no query for them)."""
     verb, *args = text.split() or [""]
 
     def who(colour: str) -> str:
-        return (names or {}).get(colour) or _colour_label(colour)
+        known = names() if callable(names) else names
+        return (known or {}).get(colour) or _colour_label(colour)
 
     if verb == "bid" and len(args) == 1:
         return _("you bid %(amount)s") % {"amount": args[0]}

@@ -13,13 +13,11 @@ from games import engine
 from games.board.svg import board_svg
 from games.models import Absence, ActionRecord, Game, ModerationEntry, Seat, SeatHolder
 from games.narrate import describe, describe_moderation, final_standings
-from games.services.links import seat_by_token, seat_by_unsubscribe_token, token_hash
+from games.services.links import TOKEN_MAX, seat_by_token, seat_by_unsubscribe_token, token_hash
 from games.services.timing import absence_days_left
 
 # The game pages show this many of the newest entries of the history.
 HISTORY_LIMIT = 40
-# Longer than any token we issue: a longer one is not looked up.
-TOKEN_MAX = 100
 
 
 def observation_for(game: Game, seat: Seat | None) -> dict | None:

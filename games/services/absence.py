@@ -6,6 +6,7 @@ import datetime as dt
 import zoneinfo
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -58,6 +59,10 @@ def absence_declare(*, seat: Seat, first_day: dt.date, days: int, mode: str) -> 
             days=days,
             mode=mode,
         )
+        Seat.objects.filter(Q(away_until__isnull=True) | Q(away_until__lt=absence.ends_at), pk=seat.pk).update(
+            away_until=absence.ends_at
+        )
+        seat.away_until = max(seat.away_until or absence.ends_at, absence.ends_at)
         _move_pending_deadline(seat, absence)
     if mode == Absence.Mode.AUTOPILOT and game.status == Game.Status.RUNNING:
         orders_apply_now(game_id=game.pk)

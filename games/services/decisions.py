@@ -11,7 +11,16 @@ from games import engine
 from games.models import ActionRecord, Game, Seat
 
 from .errors import NotYourTurn, RefusedAction, StaleDecision, engine_refusal
-from .game_state import Step, apply_with_chance, check_running, game_lock, load_state, ruleset_of, state_commit
+from .game_state import (
+    Step,
+    apply_with_chance,
+    check_running,
+    game_lock,
+    game_lock_with_seats,
+    load_state,
+    ruleset_of,
+    state_commit,
+)
 from .notices import notices_after_decision
 from .orders import order_action
 from .timing import on_autopilot
@@ -50,7 +59,7 @@ def decision_submit(
     """A player's decision in the notation (``bid 12``), for the decision
     their page showed (``seen_version`` is the game's decision_version then)."""
     with transaction.atomic():
-        game = game_lock(seat.game_id)
+        game, seats = game_lock_with_seats(seat.game_id)
         # Stale first: a decision someone else made may also have ended the game.
         if seen_version != game.decision_version:
             raise StaleDecision()
@@ -64,8 +73,8 @@ def decision_submit(
             raise engine_refusal(error) from None
         if isinstance(action, engine.Arrange):
             raise RefusedAction(gettext("arrange your team with its own form"))
-        seat_back(seat=seat)
-        return _decide(game, state, Step(seat.position, action, ActionRecord.Actor.PLAYER, source))
+        seat_back(seat=seats[seat.position])
+        return _decide(game, seats, state, Step(seat.position, action, ActionRecord.Actor.PLAYER, source))
 
 
 def seat_back(*, seat: Seat) -> None:
@@ -77,6 +86,8 @@ def seat_back(*, seat: Seat) -> None:
     if seat.autopilot_reason == "missed":
         fields.update(autopilot=False, autopilot_reason="")
     Seat.objects.filter(pk=seat.pk).update(**fields)
+    for name, value in fields.items():
+        setattr(seat, name, value)
 
 
 def deadline_expire(
@@ -89,20 +100,20 @@ def deadline_expire(
     """The pending decision ``seen_version`` ran out of time: apply the seat's
     standing order if one covers it, else the default from RULES.md."""
     with transaction.atomic():
-        game = game_lock(game_id)
+        game, seats = game_lock_with_seats(game_id)
         if seen_version != game.decision_version:
             raise StaleDecision()
         check_running(game)
         state = load_state(game)
         mover = engine.to_move(state)
-        seat = Seat.objects.filter(game=game, position=mover).first()
+        seat = seats.get(mover)
         action = order_action(seat.standing_orders, state) if seat else None
         action = action or engine.default_action(state)
         if action is None:
             raise StaleDecision()
         if seat is not None and source == ActionRecord.Source.TIMER:
             _count_missed(seat)
-        return _decide(game, state, Step(mover, action, actor, source))
+        return _decide(game, seats, state, Step(mover, action, actor, source))
 
 
 def _count_missed(seat: Seat) -> None:
@@ -113,19 +124,18 @@ def _count_missed(seat: Seat) -> None:
     if missed >= MISSED_DEADLINES_FOR_AUTOPILOT and not seat.autopilot:
         fields.update(autopilot=True, autopilot_reason="missed")
     Seat.objects.filter(pk=seat.pk).update(**fields)
+    for name, value in fields.items():
+        setattr(seat, name, value)
 
 
-def _decide(game: Game, state: engine.State, step: Step | None) -> Game:
+def _decide(game: Game, seats: dict[int, Seat], state: engine.State, step: Step | None) -> Game:
+    """Apply ``step`` and what follows it, under the lock
+    game_lock_with_seats took (``seats`` are the game's, read under it)."""
     seen = game.version
-    seats = {
-        seat.position: seat
-        for seat in Seat.objects.filter(game=game).select_related("game").prefetch_related("absences")
-    }
     records: list[ActionRecord] = []
     state, version = apply_with_chance(game, state, step, seen, records)
     state, version = _apply_orders(game, state, seats, version, records)
     state_commit(game, seen, state, records, version, decision_changed=True, seats=seats)
-    _remember_decisions(game, records, seats)
     notices_after_decision(game, state, seats, records)
     return game
 
@@ -134,29 +144,31 @@ def orders_apply_now(*, game_id: int) -> Game:
     """After a seat changed its standing orders or went on autopilot: apply
     them (or the default, on autopilot) if they cover the pending decision."""
     with transaction.atomic():
-        game = game_lock(game_id)
+        game, seats = game_lock_with_seats(game_id)
         if game.status != Game.Status.RUNNING:
             return game
         state = load_state(game)
-        mover = engine.to_move(state)
-        seat = Seat.objects.filter(game=game, position=mover).first()
+        seat = seats.get(engine.to_move(state))
         if seat is None or (
             order_action(seat.standing_orders, state) is None and not on_autopilot(seat, timezone.now())
         ):
             return game
-        return _decide(game, state, None)
+        return _decide(game, seats, state, None)
 
 
-def game_begin(game: Game, colours: list[str]) -> Game:
+def game_begin(game: Game, seats: list[Seat]) -> Game:
     """Set up the engine state and run chance up to the first decision.
-    Call inside the transaction that accepted the last seat."""
-    game.state = engine.state_to_json(engine.new_game(ruleset_of(game), colours))
+    Call inside the transaction that accepted the last seat, with the game's
+    seats read in it."""
+    game.state = engine.state_to_json(engine.new_game(ruleset_of(game), [seat.colour for seat in seats]))
     game.status = Game.Status.RUNNING
     game.started_at = timezone.now()
     Game.objects.filter(pk=game.pk).update(
         state=game.state, status=game.status, started_at=game.started_at
     )
-    return _decide(game, load_state(game), None)
+    for seat in seats:
+        seat.game = game
+    return _decide(game, {seat.position: seat for seat in seats}, load_state(game), None)
 
 
 def arrange_submit(*, seat: Seat, codes: list[str], source: str = ActionRecord.Source.WEB) -> Game:
@@ -181,13 +193,3 @@ def arrange_submit(*, seat: Seat, codes: list[str], source: str = ActionRecord.S
         state_commit(game, seen, state, records, version, decision_changed=False)
         return game
 
-
-def _remember_decisions(game: Game, records: list[ActionRecord], seats: dict[int, Seat]) -> None:
-    latest: dict[int, int] = {}
-    for record in records:
-        if record.seat >= 0:
-            latest[record.seat] = record.seq
-    for position, seq in latest.items():
-        Seat.objects.filter(game=game, position=position).update(last_decision_seq=seq)
-        if position in seats:
-            seats[position].last_decision_seq = seq

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games import engine
 from games.engine.events import events as engine_events
-from games.models import ActionRecord, Game
+from games.models import ActionRecord, Game, Seat
 from games.randomness import pick_index
 
 from .errors import GameNotRunning, StaleDecision, engine_refusal
@@ -39,6 +39,16 @@ def game_lock(game_id: int) -> Game:
     check and the compare-and-set stay the rule; on SQLite the IMMEDIATE
     transaction already serialises writers."""
     return Game.objects.select_for_update().get(pk=game_id)
+
+
+def game_lock_with_seats(game_id: int) -> tuple[Game, dict[int, Seat]]:
+    """The game row locked (game_lock), then its seats by position: a
+    decision needs both, read under the lock, and each read once."""
+    game = game_lock(game_id)
+    seats = {seat.position: seat for seat in Seat.objects.filter(game_id=game_id)}
+    for seat in seats.values():
+        seat.game = game  # one object for the one row, as the decision updates it
+    return game, seats
 
 
 def check_running(game: Game) -> None:

@@ -23,6 +23,9 @@ from django.urls import reverse
 
 from games.models import Game, Seat
 
+# Longer than any token we issue: a longer one is not looked up.
+TOKEN_MAX = 100
+
 # The games whose links "send me my links again" mails.
 LINKS_STATUSES = (Game.Status.INVITING, Game.Status.RUNNING, Game.Status.PAUSED)
 
@@ -37,13 +40,20 @@ def _keys() -> list[str]:
 
 
 def _digest(key: str, purpose: str, seat: Seat) -> bytes:
-    message = f"versailles-{purpose}:{seat.game.public_id}:{seat.position}:{seat.link_nonce}".encode()
+    return _digest_of(key, purpose, seat.game.public_id, seat.position, seat.link_nonce)
+
+
+def _digest_of(key: str, purpose: str, public_id: str, position: int, nonce: str) -> bytes:
+    message = f"versailles-{purpose}:{public_id}:{position}:{nonce}".encode()
     return hmac.new(key.encode(), message, hashlib.sha256).digest()
 
 
-def _derive(purpose: str, seat: Seat, key: str | None = None) -> str:
-    digest = _digest(key or settings.SECRET_KEY, purpose, seat)
+def _short(digest: bytes) -> str:
     return base64.urlsafe_b64encode(digest[:24]).decode().rstrip("=")
+
+
+def _derive(purpose: str, seat: Seat, key: str | None = None) -> str:
+    return _short(_digest(key or settings.SECRET_KEY, purpose, seat))
 
 
 def seat_token(seat: Seat) -> str:
@@ -99,7 +109,7 @@ def unsubscribe_token(seat: Seat, key: str | None = None) -> str:
 def seat_by_unsubscribe_token(token: str) -> Seat | None:
     """The seat an unsubscribe link names, if its secret is right."""
     seat_id, dot, _secret = (token or "").partition(".")
-    if not dot or not seat_id.isdigit() or len(seat_id) > 18 or len(token) > 100:
+    if not dot or not seat_id.isdigit() or len(seat_id) > 18 or len(token) > TOKEN_MAX:
         return None
     seat = Seat.objects.select_related("game").filter(pk=int(seat_id)).first()
     if seat is None or not _any_key_matches(lambda key: unsubscribe_token(seat, key), token):
@@ -119,7 +129,7 @@ def link_issue(seat: Seat) -> None:
 
 def seat_by_token(token: str) -> Seat | None:
     """The seat a link opens, or None for a forged, mistyped or revoked one."""
-    if not token or len(token) > 100:
+    if not token or len(token) > TOKEN_MAX:
         return None
     seat = Seat.objects.select_related("game").filter(token_hash=token_hash(token)).first()
     # Made under a key no longer accepted: dropping a key from the fallbacks
@@ -127,6 +137,13 @@ def seat_by_token(token: str) -> Seat | None:
     if seat is None or not _any_key_matches(lambda key: _derive("seat", seat, key), token):
         return None
     return seat
+
+
+def seat_token_made_here(token: str, *, public_id: str, position: int, nonce: str) -> bool:
+    """Whether ``token`` is the seat link of that seat under a key still
+    accepted (seat_by_token's check, for a caller that read the seat's
+    columns rather than the seat)."""
+    return _any_key_matches(lambda key: _short(_digest_of(key, "seat", public_id, position, nonce)), token)
 
 
 def seat_url(seat: Seat) -> str:

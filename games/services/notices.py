@@ -10,61 +10,44 @@ from games.models import ActionRecord, Game, Notification, Seat
 from games.narrate import event_told
 
 from .game_state import load_state
-from .outbox import notification_queue
+from .outbox import Email, notification_queue, notifications_queue_new
 
 
-def decision_context(game: Game, state: engine.State, seat: Seat, since: list[dict], names: dict) -> dict:
+def decision_context(game: Game, state: engine.State, seat: Seat, names: dict, since: list[dict] | None) -> dict:
     """Facts, not sentences: the email is worded when it is written, in the
-    seat's language then (games.mail.compose)."""
-    return {
+    seat's language then (games.mail.compose). Without ``since``, what
+    happened since the seat's last decision is read from the log when the
+    email is written (outbox.since_last_decision), not in the decision."""
+    context = {
         "decision": engine.decision_kind(state),
         "deadline": game.deadline,
         "observation": engine.observe(state, seat.position),
-        "since_events": [event for event in since if event_told(event)],
         "names": names,
     }
+    if since is not None:
+        context["since_events"] = [event for event in since if event_told(event)]
+    return context
 
 
 def notices_after_decision(game: Game, state: engine.State, seats: dict[int, Seat], records: list[ActionRecord]) -> None:
     """Tell the seat now to decide (with what happened since its last
-    decision); tell everyone race results and, at the end, the outcome."""
+    decision); tell everyone race results and, at the end, the outcome. One
+    INSERT for all of them: the version is new, so none can be there yet."""
     finished_races = [e for r in records for e in r.events if e["type"] == "race_over"]
+    names = {s.colour: s.name for s in seats.values()}
+    emails: list[Email] = []
     for seat in seats.values():
         if engine.is_over(state):
-            notification_queue(
-                game=game, seat=seat, kind="over", version=game.version, template="game_over",
-                context={
-                    "observation": engine.observe(state, seat.position),
-                    "names": {s.colour: s.name for s in seats.values()},
-                },
-            )
+            emails.append(Email(seat, "over", "game_over", {"observation": engine.observe(state, seat.position), "names": names}))
         elif finished_races and seat.email_mode == Seat.EmailMode.EVERY:
-            notification_queue(
-                game=game, seat=seat, kind="race", version=game.version, template="race",
-                context={
-                    "events": finished_races,
-                    "names": {s.colour: s.name for s in seats.values()},
-                    "races": [e["number"] for e in finished_races],
-                },
+            emails.append(
+                Email(seat, "race", "race", {"events": finished_races, "names": names, "races": [e["number"] for e in finished_races]})
             )
-    if engine.is_over(state):
-        return
-    seat = seats.get(engine.to_move(state))
-    if seat is None:
-        return
-    since = [
-        event
-        for events in ActionRecord.objects.filter(game=game, seq__gt=seat.last_decision_seq)
-        .order_by("seq")
-        .values_list("events", flat=True)[:400]
-        for event in events
-    ]
-    names = {s.colour: s.name for s in seats.values()}
-    context = decision_context(game, state, seat, since, names)
-    notification_queue(
-        game=game, seat=seat, kind="turn", version=game.version, template="turn", context=context,
-        picture={"observation": context["observation"], "ruleset": game.ruleset, "names": names},
-    )
+    seat = None if engine.is_over(state) else seats.get(engine.to_move(state))
+    if seat is not None:
+        context = decision_context(game, state, seat, names, since=None)
+        emails.append(Email(seat, "turn", "turn", context, {"ruleset": game.ruleset, "names": names}))
+    notifications_queue_new(game=game, version=game.version, emails=emails)
 
 
 def reminder_send(*, game_id: int, seen_version: int) -> int:
@@ -90,6 +73,6 @@ def reminder_send(*, game_id: int, seen_version: int) -> int:
         queued = notification_queue(
             game=game, seat=seat, kind="reminder" if not earlier else f"reminder-{earlier + 1}",
             version=game.decision_version, template="reminder",
-            context=decision_context(game, state, seat, [], {s.colour: s.name for s in Seat.objects.filter(game=game)}),
+            context=decision_context(game, state, seat, {s.colour: s.name for s in Seat.objects.filter(game=game)}, since=[]),
         )
         return int(queued is not None)

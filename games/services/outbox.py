@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass
 from datetime import timedelta
 
 from email.utils import parseaddr
@@ -28,7 +29,8 @@ from django.utils import timezone
 
 from games.enqueue import enqueue_on_commit
 from games.mail.compose import email_message, email_render
-from games.models import Game, Notification, Seat
+from games.models import ActionRecord, Game, Notification, Seat
+from games.narrate import event_told
 
 from .links import reply_address, seat_links, seat_url, unsubscribe_url
 from .tracking import notification_tag
@@ -72,35 +74,65 @@ def _permanent(error: Exception) -> bool:
     return False
 
 
+@dataclass
+class Email:
+    """One email a change causes, before it is a row of the outbox."""
+
+    seat: Seat
+    kind: str
+    template: str
+    context: dict
+    picture: dict | None = None
+
+
+def _row(game: Game, version: int, email: Email) -> Notification | None:
+    """The outbox row for ``email``, or None for a seat that gets no such
+    email: an address that bounced or a player who unsubscribed gets nothing
+    but essentials."""
+    if "link" in email.context:
+        raise ValueError("the seat link is added when the email is written, never stored")
+    seat = email.seat
+    if (seat.email_undeliverable or seat.emails_stopped) and email.kind not in ESSENTIAL_KINDS:
+        return None
+    return Notification(
+        game=game,
+        seat=seat,
+        version=version,
+        kind=email.kind,
+        to_email=seat.email,
+        template=email.template,
+        context=json.loads(json.dumps(email.context, cls=DjangoJSONEncoder)),
+        picture=email.picture,
+    )
+
+
 def notification_queue(
     *, game: Game, seat: Seat, kind: str, version: int, template: str, context: dict, picture: dict | None = None
 ) -> Notification | None:
     """Write one email to the outbox; a second call for the same
-    (game, seat, version, kind) writes nothing. Seats whose address bounced
-    or who unsubscribed get nothing but essentials."""
-    if "link" in context:
-        raise ValueError("the seat link is added when the email is written, never stored")
-    if seat.email_undeliverable and kind not in ESSENTIAL_KINDS:
-        return None
-    if seat.emails_stopped and kind not in ESSENTIAL_KINDS:
+    (game, seat, version, kind) writes nothing."""
+    notification = _row(game, version, Email(seat, kind, template, context, picture))
+    if notification is None:
         return None
     try:
         # A savepoint, so a duplicate leaves the caller's transaction usable.
         with transaction.atomic():
-            notification = Notification.objects.create(
-                game=game,
-                seat=seat,
-                version=version,
-                kind=kind,
-                to_email=seat.email,
-                template=template,
-                context=json.loads(json.dumps(context, cls=DjangoJSONEncoder)),
-                picture=picture,
-            )
+            notification.save(force_insert=True)
     except IntegrityError:
         return None
     enqueue_on_commit("games.notification_send", notification.pk)
     return notification
+
+
+def notifications_queue_new(*, game: Game, version: int, emails: list[Email]) -> list[Notification]:
+    """Write the emails of a game version no row can have yet (the caller
+    has just set it under the version rule): one INSERT, no savepoint."""
+    rows = [row for row in (_row(game, version, email) for email in emails) if row is not None]
+    if rows:
+        Notification.objects.bulk_create(rows)
+    for row in rows:
+        enqueue_on_commit("games.notification_send", row.pk)
+    return rows
 
 
 def _written(notification: Notification) -> Notification:
@@ -120,10 +152,30 @@ def _written(notification: Notification) -> Notification:
             context["link"] += "?" + urlencode({"since": notification.version})
     if "seat_ids" in context:
         context["games"] = seat_links(seat_ids=context["seat_ids"], email=notification.to_email)
+    if notification.kind == "turn" and "since_events" not in context and seat is not None:
+        context["since_events"] = since_last_decision(notification.game_id, seat.position, notification.version)
     notification.subject, notification.body_text, notification.body_html = email_render(
         notification.template, context, _language(notification)
     )
     return notification
+
+
+def since_last_decision(game_id: int, position: int, version: int) -> list[dict]:
+    """What the log tells between the seat's latest decision before game
+    version ``version`` (whoever made it for the seat) and that version."""
+    latest = (
+        ActionRecord.objects.filter(game_id=game_id, seat=position, seq__lte=version)
+        .exclude(action__startswith="arrange")
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    )
+    records = (
+        ActionRecord.objects.filter(game_id=game_id, seq__gt=latest or 0, seq__lte=version)
+        .order_by("seq")
+        .values_list("events", flat=True)[:400]
+    )
+    return [event for events in records for event in events if event_told(event)]
 
 
 def _language(notification: Notification) -> str:
@@ -139,6 +191,15 @@ def message_id(notification: Notification) -> str:
     return f"<notification-{notification.pk}.{notification.game.public_id}@{domain}>"
 
 
+def _picture(notification: Notification) -> dict | None:
+    """The board picture's facts; a turn email's observation is stored once,
+    in its context, and drawn from there."""
+    picture = notification.picture
+    if picture is not None and "observation" not in picture:
+        picture = {**picture, "observation": (notification.context or {}).get("observation")}
+    return picture
+
+
 def _message(notification: Notification) -> EmailMultiAlternatives:
     seat = notification.seat
     replies = seat is not None and (notification.kind == "turn" or notification.kind.startswith("reminder"))
@@ -150,7 +211,7 @@ def _message(notification: Notification) -> EmailMultiAlternatives:
         # The list of links is about several games; stopping one seat's emails is not its answer.
         unsubscribe=unsubscribe_url(seat) if seat is not None and notification.kind != "links" else None,
         reply_to=reply_address(seat, notification.version) if replies else None,
-        picture=notification.picture,
+        picture=_picture(notification),
         tag=notification.kind,
         # Signed: the tracking webhook must not take a guessed id (tracking.py).
         metadata={"notification": notification_tag(notification.pk)},

@@ -103,7 +103,7 @@ def seat_accept(*, seat: Seat, colour: str, display_name: str, time_zone: str, l
             raise ServiceError(_("Another player has just taken that colour; choose another.")) from None
         seats = list(Seat.objects.filter(game=game).order_by("position"))
         if all(s.accepted_at for s in seats):
-            game_begin(game, [s.colour for s in seats])
+            game_begin(game, seats)
             for each in seats:
                 notification_queue(
                     game=game, seat=each, kind="start", version=0, template="start",

@@ -22,15 +22,19 @@ def on_autopilot(seat: Seat, now) -> bool:
     if seat.autopilot:
         return True
     return any(
-        a.mode == "autopilot" and a.starts_at <= now < a.ends_at for a in absences_of(seat)
+        a.mode == "autopilot" and a.starts_at <= now < a.ends_at for a in absences_of(seat, now)
     )
 
 
-def absences_of(seat: Seat) -> list:
+def absences_of(seat: Seat, now) -> list:
+    """The seat's absences that have not ended by ``now``; no query at all for
+    a seat whose latest absence is over (most seats, most of the time)."""
+    if seat.away_until is None or seat.away_until <= now:
+        return []
     # Loaded once per seat object per request.
     cached = getattr(seat, "_absences_cache", None)
     if cached is None:
-        cached = list(seat.absences.all())
+        cached = list(seat.absences.filter(ends_at__gt=now))
         seat._absences_cache = cached
     return cached
 
@@ -41,7 +45,7 @@ def deadline_for(game: Game, seat: Seat | None, now):
     deadline = now + timedelta(hours=game.decision_hours)
     if seat is None:
         return deadline
-    for absence in absences_of(seat):
+    for absence in absences_of(seat, now):
         if absence.mode == "extend" and absence.starts_at <= deadline and absence.ends_at > now:
             deadline = max(deadline, absence.ends_at + timedelta(hours=game.decision_hours))
     return deadline

@@ -3,11 +3,16 @@ check of the dice, and asking for one's links again."""
 
 from __future__ import annotations
 
+from django.contrib.messages import get_messages
 from django.http import HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils import translation
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games.enqueue import enqueue_now
+from games.selectors import page_cache
 from games.selectors.public import game_json, spectator_page, verify_report
 from games.selectors.rules import rules_page
 from games.services.errors import ServiceError
@@ -69,7 +74,23 @@ def game_created(request):
 
 @require_safe
 def spectator(request, public_id):
-    return render(request, "public/spectator.html", spectator_page(game_or_404(public_id)))
+    """From the cache while nothing the page shows has changed (one query and
+    a cache read), in the browser's language; a page with a message to show
+    is made afresh."""
+    language = translation.get_language()
+
+    def made() -> str:
+        context = spectator_page(game_or_404(public_id))
+        context["csrf_token"] = page_cache.CSRF_PLACEHOLDER  # the language switch's form
+        return render_to_string("public/spectator.html", context, request)
+
+    if get_messages(request):
+        html = made()
+    else:
+        html = page_cache.spectator_page_cached(public_id, language) or page_cache.spectator_page_store(
+            public_id, language, made
+        )
+    return HttpResponse(page_cache.placeholders_fill(html, "", get_token(request)))
 
 
 @require_safe

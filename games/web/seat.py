@@ -4,16 +4,20 @@ them. Each view reads through selectors and changes through one service."""
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.messages import get_messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.middleware.csrf import get_token
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.narrate import describe_notation
 from games.selectors import seat as seat_reads
+from games.selectors import page_cache
 from games.selectors.public import game_json
 from games.services.absence import absence_declare, help_request_create, link_opened, seat_take_back
 from games.services.decisions import arrange_submit, decision_submit
@@ -48,8 +52,21 @@ def _since(request) -> int | None:
 
 
 def _seat_page(request, seat, token, *, accept_form=None, status=200):
-    context = seat_reads.seat_page(seat, since=_since(request))
+    since = _since(request)
+    if status == 200 and accept_form is None and not seat_reads.is_inviting(seat.game) and not get_messages(request):
+        html = page_cache.seat_page_store(
+            token, since,
+            lambda: _seat_page_render(request, seat, page_cache.TOKEN_PLACEHOLDER, since, page_cache.CSRF_PLACEHOLDER),
+        )
+        return HttpResponse(page_cache.placeholders_fill(html, token, get_token(request)))
+    return HttpResponse(_seat_page_render(request, seat, token, since, accept_form=accept_form), status=status)
+
+
+def _seat_page_render(request, seat, token, since, csrf_token=None, *, accept_form=None) -> str:
+    context = seat_reads.seat_page(seat, since=since)
     context["token"] = token
+    if csrf_token is not None:
+        context["csrf_token"] = csrf_token
     if context["inviting"]:
         if seat.accepted_at is None and accept_form is None:
             accept_form = AcceptForm(
@@ -58,7 +75,7 @@ def _seat_page(request, seat, token, *, accept_form=None, status=200):
                 initial={"display_name": seat.display_name, "time_zone": "UTC", "language": request.LANGUAGE_CODE},
             )
         context["accept_form"] = accept_form
-        return render(request, "seat/seat_inviting.html", context, status=status)
+        return render_to_string("seat/seat_inviting.html", context, request)
     if context["can_arrange"]:
         context["arrange_form"] = ArrangeForm(codes=context["arrange_codes"])
     if context["orders_initial"] is not None:
@@ -68,12 +85,26 @@ def _seat_page(request, seat, token, *, accept_form=None, status=200):
     if context["player_tools"]:
         context["absence_form"] = AbsenceForm()
         context["help_form"] = HelpForm()
-    return render(request, "seat/seat.html", context, status=status)
+    return render_to_string("seat/seat.html", context, request)
 
 
 @require_safe
+@private
+def seat_page(request, token):
+    """The page a seat link opens: from the cache while nothing it shows has
+    changed (one query and a cache read); otherwise made afresh, and kept.
+    A page with a message to show is always made afresh."""
+    cached = None if get_messages(request) else page_cache.seat_page_cached(token, _since(request))
+    if cached is None:
+        return _seat_page_made(request, token)
+    html, language = cached
+    response = HttpResponse(page_cache.placeholders_fill(html, token, get_token(request)))
+    response["Content-Language"] = language
+    return response
+
+
 @with_seat
-def seat_page(request, seat, token):
+def _seat_page_made(request, seat, token):
     return _seat_page(request, seat, token)
 
 
@@ -131,7 +162,7 @@ def seat_act(request, seat, token):
         messages.error(request, " ".join(error.messages))
         return redirect("seat", token=token)
     messages.success(
-        request, _("Done: %(decision)s.") % {"decision": describe_notation(text, seat_reads.seat_names(game))}
+        request, _("Done: %(decision)s.") % {"decision": describe_notation(text, lambda: seat_reads.seat_names(game))}
     )
     return redirect("seat", token=token)
 

@@ -1,0 +1,164 @@
+"""Seat and spectator pages from cache, keyed by the game's version and by
+every row the page shows (DESIGN.md, "Selectors").
+
+A decision bumps the game's version, and with it the key: nothing is ever
+deleted from the cache by hand. The key also carries the game's row (status,
+deadline, pause), every seat's row (names, settings, autopilot), the
+absences and the newest moderator's step, because those change the page
+without a decision. So a page is never older than the rows it was asked
+with. The rows come in one query, found by the link's hash (or the game's
+public id), so a page from the cache costs that query and one cache read.
+
+What differs between two requests for the same key is left out of the cached
+page: the link's secret and the form's CSRF token are placeholders, filled in
+for each request, so the cache never holds a seat's link."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.db.models import OuterRef, Subquery
+from django.utils import timezone
+
+from games.models import Absence, Game, ModerationEntry, Seat
+from games.selectors.prepared import Prepared
+from games.services.links import TOKEN_MAX, seat_token_made_here, token_hash
+
+# Stand-ins the template renders where the link's secret and the CSRF token
+# go; letters only, so escaping and URL reversing leave them as they are.
+TOKEN_PLACEHOLDER = "SEATLINKxPLACEHOLDERx7d2e91"
+CSRF_PLACEHOLDER = "CSRFxPLACEHOLDERx4b8c06"
+# Longer than any public id we make.
+PUBLIC_ID_MAX = 32
+# Old versions are never asked for again; they go by age.
+SEAT_PAGE_SECONDS = 6 * 3600
+
+# Seat columns that change without changing any page.
+_NOT_SHOWN = {"link_opened_at", "digest_sent_at"}
+_SEAT_COLUMNS = tuple(f.attname for f in Seat._meta.concrete_fields if f.name not in _NOT_SHOWN)
+_GAME_COLUMNS = tuple(
+    f"game__{name}"
+    for name in ("public_id", "version", "status", "deadline", "paused_at", "ended_at", "decision_hours", "absence_allowance_days")
+)
+
+
+@dataclass
+class Table:
+    """The rows a page of one game is made from, read at one moment; the
+    viewer's row among them, or None for a spectator."""
+
+    viewer: dict | None
+    seats: list[dict]
+    absences: list[tuple]
+
+    @property
+    def cacheable(self) -> bool:
+        if self.viewer is None:
+            return True
+        # The invitation has a form of its own and changes as seats are taken.
+        return self.viewer["game__status"] != Game.Status.INVITING and self.viewer["accepted_at"] is not None
+
+    def key(self, since: int | None, language: str = "") -> str:
+        row = self.viewer or self.seats[0]
+        version = row["game__version"]
+        # A "since" that is not an earlier version shows nothing, whatever it is.
+        since = since if since is not None and 0 <= since < version else None
+        digest = hashlib.sha256(repr((self.seats, self.absences, since, language)).encode()).hexdigest()
+        page = f"seat-page:{self.viewer['id']}" if self.viewer else f"spectator-page:{row['game_id']}"
+        return f"{page}:{version}:{digest}"
+
+
+def _table_queryset(game_of_page):
+    """Every seat of one game, with the game's columns and the newest
+    moderator's step."""
+    newest_step = ModerationEntry.objects.filter(game_id=OuterRef("game_id")).order_by("-pk").values("pk")[:1]
+    return (
+        Seat.objects.filter(game_id=Subquery(game_of_page))
+        .annotate(moderated=Subquery(newest_step))
+        .order_by("position")
+        .values(*_SEAT_COLUMNS, *_GAME_COLUMNS, "moderated")
+    )
+
+
+_COLUMNS = (*_SEAT_COLUMNS, *_GAME_COLUMNS, "moderated")
+_BY_LINK = Prepared(lambda hashed: _table_queryset(Seat.objects.filter(token_hash=hashed).values("game_id")[:1]), _COLUMNS)
+_BY_GAME = Prepared(lambda public_id: _table_queryset(Game.objects.filter(public_id=public_id).values("pk")[:1]), _COLUMNS)
+
+
+def _absences(seats: list[dict]) -> list[tuple]:
+    if not any(row["away_until"] is not None for row in seats):
+        return []
+    now = timezone.now()
+    # Whether each has begun or ended is part of it: an absence that starts
+    # or ends changes the page with no write at all.
+    return [
+        (*row, row[1] <= now, row[2] > now)
+        for row in Absence.objects.filter(seat__game_id=seats[0]["game_id"])
+        .order_by("pk")
+        .values_list("seat_id", "starts_at", "ends_at", "days", "mode")
+    ]
+
+
+def table_read(token: str) -> Table | None:
+    """The rows of the game whose seat ``token`` opens, or None for a link
+    that opens no seat (handed over, revoked, forged: with_seat says which)."""
+    if not token or len(token) > TOKEN_MAX:
+        return None
+    hashed = token_hash(token)
+    seats = _BY_LINK.rows(hashed)
+    viewer = next((row for row in seats if row["token_hash"] == hashed), None)
+    if viewer is None or not seat_token_made_here(
+        token, public_id=viewer["game__public_id"], position=viewer["position"], nonce=viewer["link_nonce"]
+    ):
+        return None
+    return Table(viewer=viewer, seats=seats, absences=_absences(seats))
+
+
+def spectator_table_read(public_id: str) -> Table | None:
+    seats = _BY_GAME.rows(public_id) if len(public_id) <= PUBLIC_ID_MAX else []
+    return Table(viewer=None, seats=seats, absences=_absences(seats)) if seats else None
+
+
+def seat_page_cached(token: str, since: int | None) -> tuple[str, str] | None:
+    """(page with placeholders, its language) when the cache has the page as
+    the rows are now; None otherwise."""
+    table = table_read(token)
+    if table is None or not table.cacheable:
+        return None
+    html = cache.get(table.key(since))
+    return None if html is None else (html, table.viewer["language"])
+
+
+def seat_page_store(token: str, since: int | None, render: Callable[[], str]) -> str:
+    """The page ``render`` makes (with the placeholders), kept under the key of
+    the rows as they were read before it was made: a page is never filed
+    under rows newer than the ones it shows."""
+    table = table_read(token)
+    html = render()
+    if table is not None and table.cacheable:
+        cache.set(table.key(since), html, SEAT_PAGE_SECONDS)
+    return html
+
+
+def spectator_page_cached(public_id: str, language: str) -> str | None:
+    table = spectator_table_read(public_id)
+    return None if table is None else cache.get(table.key(None, language))
+
+
+def spectator_page_store(public_id: str, language: str, render: Callable[[], str]) -> str:
+    table = spectator_table_read(public_id)
+    html = render()
+    if table is not None:
+        cache.set(table.key(None, language), html, SEAT_PAGE_SECONDS)
+    return html
+
+
+def placeholders_fill(html: str, token: str, csrf_token: str) -> str:
+    """The page as this request gets it; ``token`` is "" for a page that
+    holds no seat link (the spectator's)."""
+    if token:
+        html = html.replace(TOKEN_PLACEHOLDER, token)
+    return html.replace(CSRF_PLACEHOLDER, csrf_token)
