@@ -78,5 +78,8 @@ def board_png(observation: dict, ruleset_json: dict, names: dict | None = None) 
         # The layout gives SVG baselines; PIL's "ls" anchor is the same point.
         draw.text(s(text["x"], text["y"]), text["text"], fill=rgb(text["fill"]), font=_font(text["size"], text["bold"]), anchor="ls")
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    # A palette of 256 keeps the labels' smoothing and is a fifth of the
+    # CPU of optimize=True on the full colours (17 ms against 80 ms on the
+    # 2-core machine), at less than half the bytes: one is paid per email.
+    image.quantize(256, method=Image.Quantize.FASTOCTREE).save(out, format="PNG")
     return out.getvalue()

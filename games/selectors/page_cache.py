@@ -156,6 +156,18 @@ def spectator_page_store(public_id: str, language: str, render: Callable[[], str
     return html
 
 
+def kept(name: str, inputs: tuple, make: Callable[[], object]):
+    """What ``make`` returns for ``inputs`` (a piece of a page, or what one
+    is made from), made once for everyone who asks with the same inputs:
+    ``inputs`` must hold everything it depends on."""
+    key = f"kept:{name}:{hashlib.sha256(repr(inputs).encode()).hexdigest()}"
+    value = cache.get(key)
+    if value is None:
+        value = make()
+        cache.set(key, value, SEAT_PAGE_SECONDS)
+    return value
+
+
 def placeholders_fill(html: str, token: str, csrf_token: str) -> str:
     """The page as this request gets it; ``token`` is "" for a page that
     holds no seat link (the spectator's)."""

@@ -7,10 +7,12 @@ from __future__ import annotations
 import zoneinfo
 
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _lazy
 
 from games import engine
 from games.board.svg import board_svg
+from games.selectors import page_cache
 from games.models import Absence, ActionRecord, Game, ModerationEntry, Seat, SeatHolder
 from games.narrate import describe, describe_moderation, final_standings
 from games.services.links import TOKEN_MAX, seat_by_token, seat_by_unsubscribe_token, token_hash
@@ -30,21 +32,7 @@ def observation_for(game: Game, seat: Seat | None) -> dict | None:
 def history(game: Game, names: dict | None = None, limit: int = HISTORY_LIMIT) -> list[dict]:
     """The newest ``limit`` entries, told oldest first like a story: each a
     time and the sentences of one action or moderator's step."""
-    # Rolls asked for and secret draws tell nothing; counted, they would
-    # crowd out entries that do.
-    records = (
-        ActionRecord.objects.filter(game=game)
-        .exclude(events=[])
-        .order_by("-seq")
-        .only("seq", "created_at", "events", "actor")[:limit]
-    )
-    entries = []
-    for record in records:
-        sentences = [text for text in (describe(e, names) for e in record.events) if text]
-        if sentences:
-            entries.append(
-                {"seq": record.seq, "at": record.created_at, "sentences": sentences, "actor": record.actor}
-            )
+    entries = list(_logged(game, names, limit))
     moderation = list(ModerationEntry.objects.filter(game=game).order_by("-created_at")[:limit])
     colours = dict(Seat.objects.filter(game=game).values_list("position", "colour")) if moderation else {}
     for entry in moderation:
@@ -64,6 +52,31 @@ def history(game: Game, names: dict | None = None, limit: int = HISTORY_LIMIT) -
         )
     entries.sort(key=lambda e: (e["at"], e["seq"]), reverse=True)
     return entries[:limit][::-1]
+
+
+def _logged(game: Game, names: dict | None, limit: int) -> list[dict]:
+    """The history's entries from the action log, told in the active
+    language. The log up to a version never changes, so they are kept per
+    version and shared by every page of the game at that version."""
+
+    def told() -> list[dict]:
+        # Rolls asked for and secret draws tell nothing; counted, they would
+        # crowd out entries that do.
+        records = (
+            ActionRecord.objects.filter(game=game, seq__lte=game.version)
+            .exclude(events=[])
+            .order_by("-seq")
+            .only("seq", "created_at", "events", "actor")[:limit]
+        )
+        entries = []
+        for record in records:
+            sentences = [str(text) for text in (describe(e, names) for e in record.events) if text]
+            if sentences:
+                entries.append({"seq": record.seq, "at": record.created_at, "sentences": sentences, "actor": record.actor})
+        return entries
+
+    inputs = (game.pk, game.version, limit, sorted((names or {}).items()), get_language())
+    return page_cache.kept("history", inputs, told)
 
 
 # Who or what decided, when it was not the player of that seat.
@@ -192,6 +205,8 @@ def _absences_now(seats: list[Seat]) -> dict:
     """Colour -> the absence under way or coming, shown to everyone."""
     now = timezone.now()
     shown: dict = {}
+    if not any(seat.away_until and seat.away_until > now for seat in seats):
+        return shown  # nobody has an absence under way or coming: no query
     for absence in Absence.objects.filter(seat__in=seats, ends_at__gt=now).order_by("starts_at"):
         colour = next(s.colour for s in seats if s.pk == absence.seat_id)
         shown.setdefault(colour, absence)
@@ -245,7 +260,8 @@ def seat_page(seat: Seat, since: int | None = None) -> dict:
     context["orders_initial"] = _orders_initial(seat) if running else None
     context["player_tools"] = running or game.status == Game.Status.PAUSED
     if context["player_tools"]:
-        context["absence_days_left"] = absence_days_left(seat)
+        # A seat that never declared an absence has all its days: no query.
+        context["absence_days_left"] = absence_days_left(seat) if seat.away_until else game.absence_allowance_days
     return context
 
 

@@ -10,6 +10,7 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.middleware.csrf import get_token
 from django.views.decorators.csrf import csrf_exempt
@@ -54,19 +55,16 @@ def _since(request) -> int | None:
 def _seat_page(request, seat, token, *, accept_form=None, status=200):
     since = _since(request)
     if status == 200 and accept_form is None and not seat_reads.is_inviting(seat.game) and not get_messages(request):
-        html = page_cache.seat_page_store(
-            token, since,
-            lambda: _seat_page_render(request, seat, page_cache.TOKEN_PLACEHOLDER, since, page_cache.CSRF_PLACEHOLDER),
-        )
-        return HttpResponse(page_cache.placeholders_fill(html, token, get_token(request)))
-    return HttpResponse(_seat_page_render(request, seat, token, since, accept_form=accept_form), status=status)
+        html = page_cache.seat_page_store(token, since, lambda: _seat_page_render(request, seat, since))
+    else:
+        html = _seat_page_render(request, seat, since, accept_form=accept_form)
+    return HttpResponse(page_cache.placeholders_fill(html, token, get_token(request)), status=status)
 
 
-def _seat_page_render(request, seat, token, since, csrf_token=None, *, accept_form=None) -> str:
+def _seat_page_render(request, seat, since, *, accept_form=None) -> str:
+    """The page with placeholders for the link and the CSRF token."""
     context = seat_reads.seat_page(seat, since=since)
-    context["token"] = token
-    if csrf_token is not None:
-        context["csrf_token"] = csrf_token
+    context.update(token=page_cache.TOKEN_PLACEHOLDER, csrf_token=page_cache.CSRF_PLACEHOLDER)
     if context["inviting"]:
         if seat.accepted_at is None and accept_form is None:
             accept_form = AcceptForm(
@@ -78,14 +76,34 @@ def _seat_page_render(request, seat, token, since, csrf_token=None, *, accept_fo
         return render_to_string("seat/seat_inviting.html", context, request)
     if context["can_arrange"]:
         context["arrange_form"] = ArrangeForm(codes=context["arrange_codes"])
-    if context["orders_initial"] is not None:
-        context["orders_form"] = OrdersForm(initial=context["orders_initial"])
-    context["email_form"] = EmailModeForm(initial={"email_mode": seat.email_mode})
-    context["language_form"] = LanguageForm(initial={"language": seat.language})
-    if context["player_tools"]:
-        context["absence_form"] = AbsenceForm()
-        context["help_form"] = HelpForm()
+    context["forms_html"] = _seat_forms(request, seat, context)
     return render_to_string("seat/seat.html", context, request)
+
+
+def _seat_forms(request, seat, page: dict) -> str:
+    """Standing orders, emails, language, absence and help: the same HTML for
+    every seat with the same settings, so made once and kept (Django's form
+    rendering is most of a page's cost)."""
+    inputs = (
+        page["orders_initial"], seat.email_mode, seat.emails_stopped, seat.language,
+        page["player_tools"], page.get("absence_days_left"), translation.get_language(),
+    )
+
+    def made() -> str:
+        context = {
+            "token": page_cache.TOKEN_PLACEHOLDER,
+            "csrf_token": page_cache.CSRF_PLACEHOLDER,
+            "emails_stopped": seat.emails_stopped,
+            "email_form": EmailModeForm(initial={"email_mode": seat.email_mode}),
+            "language_form": LanguageForm(initial={"language": seat.language}),
+        }
+        if page["orders_initial"] is not None:
+            context["orders_form"] = OrdersForm(initial=page["orders_initial"])
+        if page["player_tools"]:
+            context.update(absence_form=AbsenceForm(), help_form=HelpForm(), absence_days_left=page["absence_days_left"])
+        return render_to_string("seat/_forms.html", context, request)
+
+    return mark_safe(page_cache.kept("seat-forms", inputs, made))  # noqa: S308 - our own template's output
 
 
 @require_safe
