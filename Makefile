@@ -47,3 +47,8 @@ test: venv messages
 chromium:
 	@if [ -x /usr/bin/chromium ]; then echo "Chromium: $$(/usr/bin/chromium --version 2>/dev/null)"; \
 	else apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi
+
+# Locust and whatever else only the benches use (bench/load.py).
+.PHONY: bench-deps
+bench-deps: venv
+	$(BIN)/python -m pip install -r bench/requirements.txt

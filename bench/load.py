@@ -1,0 +1,1050 @@
+"""Locust against the deployment shape: throughput and latency by number of
+users, and how many running games one machine carries at the evening peak.
+
+    .venv/bin/pip install -r bench/requirements.txt      (or: make bench-deps)
+    .venv/bin/python bench/load.py [--games 100000] [--seconds 30] [--users 1,4,16,32]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/versailles REDIS_URL=redis://127.0.0.1:6379/0 \\
+        .venv/bin/python bench/load.py --games 2000 --sample 500 --seconds 10
+
+(Those two URLs are the defaults. The whole run at the defaults takes about
+ten minutes: three or four to make the games, the rest under load.)
+
+What runs (issue 13's deployment shape), started by the bench and stopped when
+it ends: gunicorn (2 workers x 4 threads, DEBUG=false) on 127.0.0.1 only,
+PostgreSQL, Redis, two Celery workers as docker-compose.yml runs them
+(worker on the celery queue, mailer on mail, prefork, concurrency 2 each; their
+CPU is reported together as "worker") and one beat. Email goes to the dev mailbox in a
+temporary folder: rendered and written as for a provider, nothing leaves the
+machine. Every address is a loopback one; the bench refuses any other.
+
+Data, never var/db.sqlite3: a PostgreSQL database named after DATABASE_URL's
+with a "bench_" prefix and this process id, created and dropped by the bench
+(PostgreSQL only: it is the deployment shape), and Redis database --redis-db,
+emptied before and after. As bench/sweep.py does, ONE game is started through
+the services (4 players) and played --depth random legal decisions (200 of the
+400 to 470 a game takes: a game halfway through); the --games running games
+are that game and copies of its row, each with its four seats
+(bench/_games.py). The --sample games the load plays (10,000: 40,000 seats,
+so that most page views are a seat's first at its game's version, as when a
+player opens an emailed link, and the page cache is not flattered) also get
+its action log and links of their own, whose tokens the load users hold; the
+other games' links are unknown to anyone, and they have no log (400 rows for
+each of 100,000 games is 40 million rows, more than this machine can build
+in a bench). Deadlines are 2 to 24 hours away, so no sweep applies a default
+or sends a reminder while the bench runs.
+
+The load: locust users (FastHttpUser), no pause between tasks, each task on a
+random game of the sample:
+
+    weight 6  seat page       GET /s/<token>/ of a random seat
+    weight 2  spectator page  GET /g/<public id>/
+    weight 1  seat JSON       GET /s/<token>/state.json of a random seat
+    weight 1  decision        GET a seat's JSON to see who is to move, GET the
+                              mover's page, POST one of its decision forms as a
+                              browser does (the csrftoken cookie and the form's
+                              csrfmiddlewaretoken, Origin and Referer of the
+                              server), GET the page the 302 leads to
+
+so of every 13 requests about 8 are seat pages, 2 spectator pages, 2 seat JSON
+and 1 a decision POST. A decision is one of the forms the page offers: pass
+or the lowest bid allowed, roll, a push or none, a removal from each display,
+chosen at random. A 409 (another user's decision came first) is counted but
+is no error; any other 4xx or 5xx, a timeout, or a decision the next page
+says was refused is.
+
+Steps, each bounded in time: a warm-up (the mix at 4 users, not counted); an
+idle window, measuring what the services cost with no request (beat, sweeps,
+idle processes); each request kind alone at --calibrate-users users, for its
+CPU cost; then the mix at each of --users for --seconds. After each step with
+decisions the bench waits (bounded) until the worker has sent every email
+they caused, and that time counts for the step's CPU.
+
+CPU time is read from /proc for every process of each service: gunicorn's
+master and workers, the worker's processes and beat (processes that exit
+during a step count through their parent's children times), PostgreSQL's
+backends of the bench's database and the server's shared processes (WAL
+writer, checkpointer, background writer; sampled twice a second), and
+redis-server, the whole of it: anything else using this Redis at the same
+time is counted too. The report shows the machine's busy time next to the
+services' and locust's, so a step shared with other work shows as such.
+
+The arithmetic (issue 13): a decision with its two page views (the mover's
+page and the one after the POST) and its emails costs C CPU-seconds, by
+every process, measured together: the decision step's CPU a decision, less
+the idle services and its who-moves JSON at that kind's own cost. A game
+makes one decision every three hours, threefold at the evening peak, so 3 /
+(3 x 3600) decisions per game per second; one machine carries (2 cores -
+what the idle services take) / (C x 3 / (3 x 3600)) running games.
+
+Targets (issue 13): p99 < 200 ms at 16 users; >= 100,000 running games at
+the evening peak. Locust runs on the same two cores as everything it
+measures: its own CPU is printed, and it lowers the throughput at the top
+user counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BASE_DIR))
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/versailles"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+BENCH_SECRET_KEY = "bench-only-secret-key-" + "x" * 40
+
+PEAK_FACTOR = 3
+HOURS_BETWEEN_DECISIONS = 3
+TARGET_P99_MS = 200.0
+TARGET_P99_USERS = 16
+TARGET_GAMES = 100_000
+
+# Task weights of the mix; each calibration step runs one of them alone.
+MIX = {"seat_page": 6, "spectator_page": 2, "seat_json": 1, "decision": 1}
+
+# Request names, as the load reports them.
+SEAT_PAGE = "seat page"
+SEAT_PAGE_TO_DECIDE = "seat page (to decide)"
+SEAT_PAGE_AFTER_DECISION = "seat page (after decision)"
+SPECTATOR_PAGE = "spectator page"
+SEAT_JSON = "seat JSON"
+SEAT_JSON_WHO_MOVES = "seat JSON (who moves)"
+DECISION_POST = "decision POST"
+SEAT_PAGES = (SEAT_PAGE, SEAT_PAGE_TO_DECIDE, SEAT_PAGE_AFTER_DECISION)
+JSON_REQUESTS = (SEAT_JSON, SEAT_JSON_WHO_MOVES)
+
+SERVICES = ("web", "worker", "beat", "postgres", "redis")
+DRAIN_TIMEOUT = 180.0
+# Cores other processes may take during a step before the report says the
+# latencies are not the service's own (the machine's idle hum is below it).
+OTHER_WORK_NOTICED = 0.15
+DRAIN_QUIET = 1.5
+
+
+def loopback_only(url: str, what: str) -> None:
+    host = urlsplit(url).hostname or ""
+    if host not in LOOPBACK_HOSTS:
+        sys.exit(f"bench/load.py: {what} must be on this machine (127.0.0.1), not {host or 'a socket'!r}")
+
+
+# ---- CPU time from /proc ------------------------------------------------------
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _proc_stat(pid: int) -> list[str] | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # The command name is in parentheses and may hold spaces.
+    return text.rsplit(")", 1)[1].split()
+
+
+def _children_of() -> dict[int, list[int]]:
+    children: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            fields = _proc_stat(int(entry.name))
+            if fields:
+                children.setdefault(int(fields[1]), []).append(int(entry.name))
+    return children
+
+
+def tree_cpu_seconds(root: int, children: dict[int, list[int]]) -> float:
+    """CPU time of a process and all its descendants, living or exited: an
+    exited process's time is in its parent's children times once reaped, so
+    a backend or worker that ends between two readings is still counted."""
+    total, stack = 0, [root]
+    while stack:
+        pid = stack.pop()
+        fields = _proc_stat(pid)
+        if fields is None:
+            continue
+        # utime, stime, cutime, cstime: fields 14 to 17 of proc(5), here from 2.
+        total += sum(int(value) for value in fields[11:15])
+        stack.extend(children.get(pid, ()))
+    return total / CLOCK_TICKS
+
+
+def services_cpu(roots: dict[str, list[int]]) -> dict[str, float]:
+    children = _children_of()
+    return {name: sum(tree_cpu_seconds(pid, children) for pid in pids) for name, pids in roots.items()}
+
+
+# The server's own processes, which work for every database alike.
+POSTGRES_SHARED = ("walwriter", "checkpointer", "background writer", "autovacuum launcher")
+
+
+class PostgresCpu:
+    """CPU time of the PostgreSQL processes working for the bench: the
+    backends of its database and the server's shared processes. Other
+    databases' backends (another bench, a test run) are left out, so the
+    postmaster's children times cannot be used; each process's time is
+    sampled instead, and one that exits keeps its last sample (sample()
+    runs every SAMPLE_SECONDS, so at most that much of its time is lost)."""
+
+    SAMPLE_SECONDS = 0.5
+
+    def __init__(self, postmaster: int, database: str) -> None:
+        self.postmaster, self.marker = postmaster, f" {database} "
+        self.last: dict[tuple[int, str], int] = {}
+
+    def _ours(self, pid: int) -> bool:
+        try:
+            title = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            return False
+        return self.marker in f"{title} " or any(name in title for name in POSTGRES_SHARED)
+
+    def sample(self) -> None:
+        for pid in _children_of().get(self.postmaster, ()):
+            fields = _proc_stat(pid)
+            if fields and self._ours(pid):
+                # Keyed with the start time too: a new backend may get an old pid.
+                self.last[(pid, fields[19])] = int(fields[11]) + int(fields[12])
+
+    def seconds(self) -> float:
+        self.sample()
+        return sum(self.last.values()) / CLOCK_TICKS
+
+
+def machine_busy_seconds() -> float:
+    """CPU-seconds every process on the machine spent, from /proc/stat."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    # guest and guest_nice are already inside user and nice.
+    return (sum(fields[:8]) - idle) / CLOCK_TICKS
+
+
+# ---- reading a seat page as a browser would -----------------------------------
+
+
+class DecisionForms(HTMLParser):
+    """The forms of a page that post a decision (to .../act), with what a
+    browser would send from each: hidden fields, radio groups, number inputs
+    and the named submit buttons."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.forms: list[dict] = []
+        self._open: dict | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attributes = {name: value or "" for name, value in attrs}
+        if tag == "form":
+            if attributes.get("action", "").endswith("/act"):
+                self._open = {"action": attributes["action"], "hidden": {}, "radios": {}, "numbers": {}, "buttons": []}
+                self.forms.append(self._open)
+            return
+        form, name = self._open, attributes.get("name")
+        if form is None:
+            return
+        if tag == "input" and name:
+            kind = attributes.get("type", "text")
+            if kind == "hidden":
+                form["hidden"][name] = attributes.get("value", "")
+            elif kind == "radio":
+                form["radios"].setdefault(name, []).append(attributes.get("value", ""))
+            elif kind == "number":
+                form["numbers"][name] = (attributes.get("min") or "0", attributes.get("max") or "")
+        elif tag == "button" and attributes.get("type", "submit") == "submit":
+            form["buttons"].append((name, attributes.get("value", "")))
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._open = None
+
+
+def decision_choice(page: str, rng: random.Random) -> tuple[str, dict] | None:
+    """(action URL, form fields) of one decision the page offers, or None."""
+    parser = DecisionForms()
+    parser.feed(page)
+    offers = []
+    for form in parser.forms:
+        fields = dict(form["hidden"])
+        for name, values in form["radios"].items():
+            fields[name] = rng.choice(values)
+        # The lowest amount the form allows; a bid the gold cannot cover is not offered.
+        affordable = True
+        for name, (low, high) in form["numbers"].items():
+            if high and int(low) > int(high):
+                affordable = False
+            fields[name] = low
+        named = [(name, value) for name, value in form["buttons"] if name]
+        if named:
+            name, value = rng.choice(named)
+            fields[name] = value
+        if affordable:
+            offers.append((form["action"], fields))
+    return rng.choice(offers) if offers else None
+
+
+# ---- the load, in a process of its own (locust patches the standard library) --
+
+
+def percentile(ordered: list[float], fraction: float) -> float:
+    if not ordered:
+        return float("nan")
+    # Nearest rank: the smallest time at least that fraction of requests took.
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
+
+
+def drive(spec_path: str) -> None:
+    """Run every step of the spec with locust as a library; write the results."""
+    # locust first: importing it patches the standard library for gevent.
+    from locust import FastHttpUser, constant
+    from locust.env import Environment
+    import gevent
+    import redis
+
+    spec = json.loads(Path(spec_path).read_text())
+    base_url = spec["base_url"]
+    if urlsplit(base_url).hostname != "127.0.0.1":
+        sys.exit(f"the load goes to 127.0.0.1 only, not {base_url}")
+    games = spec["games"]
+    colours = spec["colours"]
+    mail_dir = Path(spec["mail_dir"])
+    broker = redis.Redis.from_url(spec["redis_url"])
+    roots = {name: [int(pid) for pid in pids] for name, pids in spec["pids"].items()}
+    postgres = PostgresCpu(roots.pop("postgres")[0], spec["database"])
+
+    def postgres_sampled() -> None:
+        while True:
+            postgres.sample()
+            gevent.sleep(PostgresCpu.SAMPLE_SECONDS)
+
+    gevent.spawn(postgres_sampled)
+
+    def cpu_now() -> dict[str, float]:
+        return {**services_cpu(roots), "postgres": postgres.seconds()}
+
+    step: dict = {}
+
+    def step_start(name: str, users: int) -> None:
+        step.clear()
+        step.update(
+            name=name, users=users, requests=[], failures={}, user_errors=0,
+            decisions=0, stale=0, no_decision=0,
+        )
+
+    def on_request(request_type, name, response_time, exception=None, **_):
+        step["requests"].append((name, response_time, exception is not None))
+        if exception is not None:
+            text = f"{name}: {exception}"[:200]
+            step["failures"][text] = step["failures"].get(text, 0) + 1
+
+    def on_user_error(user_instance, exception, tb, **_):
+        step["user_errors"] += 1
+        text = f"exception in a task: {exception!r}"[:200]
+        step["failures"][text] = step["failures"].get(text, 0) + 1
+
+    class Player(FastHttpUser):
+        abstract = True
+        host = base_url
+        wait_time = constant(0)
+        network_timeout = 60.0
+        connection_timeout = 10.0
+        serial = 0
+
+        def on_start(self):
+            Player.serial += 1
+            self.rng = random.Random(Player.serial)
+
+        def seat_page(self):
+            game = self.rng.choice(games)
+            self.client.get(f"/s/{self.rng.choice(game['tokens'])}/", name=SEAT_PAGE)
+
+        def spectator_page(self):
+            self.client.get(f"/g/{self.rng.choice(games)['id']}/", name=SPECTATOR_PAGE)
+
+        def seat_json(self):
+            game = self.rng.choice(games)
+            self.client.get(f"/s/{self.rng.choice(game['tokens'])}/state.json", name=SEAT_JSON)
+
+        def decision(self):
+            game = self.rng.choice(games)
+            response = self.client.get(f"/s/{self.rng.choice(game['tokens'])}/state.json", name=SEAT_JSON_WHO_MOVES)
+            if response.status_code != 200:
+                return
+            mover = (response.json().get("observation") or {}).get("to_move")
+            if mover not in colours:  # the game is over (chance never waits for a request)
+                step["no_decision"] += 1
+                return
+            page_path = f"/s/{game['tokens'][colours.index(mover)]}/"
+            page = self.client.get(page_path, name=SEAT_PAGE_TO_DECIDE)
+            if page.status_code != 200:
+                return
+            choice = decision_choice(page.text, self.rng)
+            if choice is None:
+                step["no_decision"] += 1
+                return
+            action, fields = choice
+            headers = {
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Origin": base_url,
+                "Referer": base_url + page_path,
+            }
+            with self.client.post(
+                action, data=urlencode(fields), headers=headers, name=DECISION_POST,
+                allow_redirects=False, catch_response=True,
+            ) as posted:
+                if posted.status_code == 409:
+                    posted.success()
+                    step["stale"] += 1
+                    return
+                if posted.status_code != 302:
+                    posted.failure(f"answered {posted.status_code}")
+                    return
+                posted.success()
+                location = posted.headers.get("Location") or page_path
+            with self.client.get(location, name=SEAT_PAGE_AFTER_DECISION, catch_response=True) as after:
+                if after.status_code != 200:
+                    after.failure(f"answered {after.status_code}")
+                elif 'class="error"' in (after.text or ""):
+                    after.failure(f"the decision {fields.get('action')!r} was refused")
+                else:
+                    step["decisions"] += 1
+
+    def user_class(weights: dict[str, int]):
+        tasks = {getattr(Player, kind): weight for kind, weight in weights.items()}
+        return type("Players", (Player,), {"tasks": tasks, "abstract": False})
+
+    def mailbox_count() -> int:
+        return sum(1 for _ in os.scandir(mail_dir)) if mail_dir.is_dir() else 0
+
+    def queued() -> int:
+        # Queued and delivered-but-unacknowledged (acks_late) tasks.
+        return broker.llen("celery") + broker.llen(spec["mail_queue"]) + broker.hlen("unacked")
+
+    def drain() -> float:
+        """Wait until no task is queued or running and no email has been
+        written for a moment; the seconds it took."""
+        started = time.monotonic()
+        last, quiet_since = mailbox_count(), time.monotonic()
+        while time.monotonic() - started < DRAIN_TIMEOUT:
+            gevent.sleep(0.25)
+            count = mailbox_count()
+            if count != last or queued():
+                last, quiet_since = count, time.monotonic()
+            elif time.monotonic() - quiet_since >= DRAIN_QUIET:
+                return time.monotonic() - started
+        print(f"  the worker had not drained after {DRAIN_TIMEOUT:.0f} s", file=sys.stderr, flush=True)
+        return time.monotonic() - started
+
+    def measured(name: str, users: int, seconds: float, weights: dict[str, int] | None) -> dict:
+        step_start(name, users)
+        mails, cpu, busy = mailbox_count(), cpu_now(), machine_busy_seconds()
+        own, started = os.times(), time.monotonic()
+        if weights:
+            # Each user finishes the task it is in when the step ends: a
+            # decision cut off after its POST would cost CPU and count nothing.
+            env = Environment(user_classes=[user_class(weights)], catch_exceptions=True, stop_timeout=30)
+            env.events.request.add_listener(on_request)
+            env.events.user_error.add_listener(on_user_error)
+            runner = env.create_local_runner()
+            # Every user within the first half second: a ramp would blur the step's figures.
+            runner.start(users, spawn_rate=min(max(users * 2, 1), 100))
+            gevent.sleep(seconds)
+            runner.quit()
+        else:
+            gevent.sleep(seconds)
+        loaded = time.monotonic() - started
+        drained = drain() if weights and weights.get("decision") else 0.0
+        after_cpu, after_own = cpu_now(), os.times()
+        result = {
+            key: step[key] for key in ("name", "users", "failures", "user_errors", "decisions", "stale", "no_decision")
+        }
+        result.update(
+            seconds=loaded,
+            drain_seconds=drained,
+            window_seconds=time.monotonic() - started,
+            requests=step["requests"],
+            emails=mailbox_count() - mails,
+            cpu={key: after_cpu[key] - cpu[key] for key in cpu},
+            locust_cpu=(after_own.user + after_own.system) - (own.user + own.system),
+            machine_busy=machine_busy_seconds() - busy,
+        )
+        print(
+            f"  {name}: {len(step['requests'])} requests in {loaded:.1f} s"
+            + (f", drained in {drained:.1f} s" if drained else ""),
+            file=sys.stderr,
+            flush=True,
+        )
+        return result
+
+    results: dict = {"calibration": {}, "mix": []}
+    measured("warm-up", 4, spec["warmup_seconds"], MIX)
+    results["idle"] = measured("idle", 0, spec["idle_seconds"], None)
+    for kind in MIX:
+        results["calibration"][kind] = measured(
+            f"{kind} alone", spec["calibrate_users"], spec["calibrate_seconds"], {kind: 1}
+        )
+    for users in spec["users"]:
+        results["mix"].append(measured(f"mix at {users} users", users, spec["seconds"], MIX))
+    Path(spec["results"]).write_text(json.dumps(results))
+
+
+# ---- set-up: database, games, services ---------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def with_path(url: str, path: str) -> str:
+    return urlunsplit(urlsplit(url)._replace(path=path))
+
+
+def django_start(database_url: str, var_dir: Path):
+    """Django in this process, on a throwaway database: (connection, old config)."""
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="versailles_site.settings",
+        DEBUG="false",
+        DATABASE_URL=database_url,
+        VAR_DIR=str(var_dir),
+    )
+    os.environ.setdefault("SECRET_KEY", BENCH_SECRET_KEY)
+    # This process only makes games: what it enqueues and mails while doing
+    # so goes nowhere, so the worker starts with an empty queue.
+    os.environ.pop("REDIS_URL", None)
+    import django
+    from django.conf import settings
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    settings.CELERY_BROKER_URL = "memory://"
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {}
+    settings.TASKS_INLINE = False
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    settings.DATABASES["default"]["TEST"] = {"NAME": f"bench_{settings.DATABASES['default']['NAME']}_{os.getpid()}"}
+    django.setup()
+    from django.db import connection
+    from django.test.utils import setup_databases
+
+    old_config = setup_databases(verbosity=0, interactive=False, serialized_aliases=set())
+    return connection, old_config
+
+
+def games_make(count: int, sample: int, depth: int) -> dict:
+    """``count`` running games, the first ``sample`` of them playable by the load."""
+    from datetime import timedelta
+
+    from django.db import connection
+    from django.utils import timezone
+
+    from bench._games import games_copy, links_issue, log_copy, seats_copy
+    from games.models import ActionRecord, Game, Notification, Seat
+    from tests.web.factories import play_steps, started_game
+
+    started = time.monotonic()
+    template = play_steps(started_game(4), depth, random.Random(0))
+    if template.status != Game.Status.RUNNING:
+        sys.exit(f"the game ended within {depth} decisions: give a smaller --depth")
+    # Its invitations and turn emails are the set-up's, not the load's.
+    Notification.objects.all().delete()
+
+    now = timezone.now()
+    earliest, spread = timedelta(hours=2), timedelta(hours=22)
+    deadlines = [now + earliest + spread * index / max(count - 1, 1) for index in range(count - 1)]
+    copies = games_copy(template, deadlines)
+    print(f"  {count:,} game rows in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+    seats_copy(template, copies)
+    print(f"  their seats by {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+    played = [template.pk] + copies[: sample - 1]
+    log_copy(template, played[1:])
+    print(f"  {sample:,} action logs by {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+    tokens = links_issue(played)
+    print(f"  {sample * len(tokens[template.pk]):,} links by {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+
+    with connection.cursor() as cursor:
+        # Statistics and visibility maps now, not an autovacuum during a step;
+        # the load's WAL written out now, not by a checkpoint during a step.
+        cursor.execute("VACUUM ANALYZE")
+        cursor.execute("CHECKPOINT")
+    print(f"  vacuumed by {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+    running = Game.objects.filter(status=Game.Status.RUNNING).count()
+    due_soon = Game.objects.filter(reminder_at__lt=now + earliest / 2).count()
+    assert (running, due_soon) == (count, 0), (running, due_soon)
+    public_ids = dict(Game.objects.filter(pk__in=played).values_list("pk", "public_id"))
+    colours = [seat.colour for seat in Seat.objects.filter(game=template).order_by("position")]
+    return {
+        "seconds": time.monotonic() - started,
+        "records": ActionRecord.objects.filter(game=template).count(),
+        "seats": Seat.objects.count(),
+        "colours": colours,
+        "games": [
+            {"id": public_ids[pk], "tokens": [tokens[pk][position] for position in range(len(colours))]}
+            for pk in played
+        ],
+    }
+
+
+class Services:
+    """gunicorn, the Celery worker and beat, each in a process group of its
+    own, so stopping one stops everything it started."""
+
+    def __init__(self, env: dict[str, str], log_dir: Path) -> None:
+        self.env, self.log_dir = env, log_dir
+        self.processes: dict[str, subprocess.Popen] = {}
+
+    def start(self, name: str, command: list[str]) -> subprocess.Popen:
+        with (self.log_dir / f"{name}.log").open("ab") as log:
+            process = subprocess.Popen(
+                command, cwd=BASE_DIR, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        self.processes[name] = process
+        return process
+
+    def log(self, name: str) -> str:
+        path = self.log_dir / f"{name}.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def wait_for(self, name: str, ready, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not ready():
+            process = self.processes[name]
+            if process.poll() is not None:
+                sys.exit(f"{name} exited with {process.returncode}:\n{self.log(name)[-3000:]}")
+            if time.monotonic() > deadline:
+                sys.exit(f"{name} was not ready after {timeout:.0f} s:\n{self.log(name)[-3000:]}")
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        for process in self.processes.values():
+            if process.poll() is None:
+                try:
+                    os.killpg(process.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+        for process in self.processes.values():
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                process.wait(timeout=10)
+
+
+def answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def service_env(database_url: str, redis_url: str, site_url: str, var_dir: Path) -> dict[str, str]:
+    # No provider and no webhook secret of the developer's: mail stays in the
+    # dev mailbox under var_dir.
+    env = {
+        key: value for key, value in os.environ.items()
+        if key not in ("SQLITE_PATH", "EMAIL_PROVIDER", "DJANGO_SETTINGS_MODULE") and not key.startswith("ANYMAIL_")
+    }
+    env.update(
+        DJANGO_SETTINGS_MODULE="versailles_site.settings",
+        DEBUG="false",
+        SECRET_KEY=os.environ["SECRET_KEY"],
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        SITE_URL=site_url,
+        ALLOWED_HOSTS="127.0.0.1",
+        VAR_DIR=str(var_dir),
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def postmaster_pid(connection) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+    return int(_proc_stat(backend)[1])
+
+
+def backends_end(connection, name: str) -> None:
+    """The services' connections may outlive them by a moment; the database
+    cannot be dropped while any is open."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [name],
+        )
+
+
+# ---- the report ----------------------------------------------------------------
+
+
+def cost_per_request(step: dict, idle_rate: dict[str, float]) -> dict[str, float]:
+    """CPU-seconds per request by service, the idle services' share taken off."""
+    count = len(step["requests"])
+    return {
+        name: (step["cpu"][name] - idle_rate[name] * step["window_seconds"]) / count if count else float("nan")
+        for name in SERVICES
+    }
+
+
+def decision_cost(step: dict, idle_rate: dict, json_cost: dict, page_cost: dict) -> dict[str, float]:
+    """CPU-seconds of one decision with its two page views (the mover's page
+    and the one the 302 leads to) and the emails it causes, by service: the
+    decision step's time less the idle services, its who-moves lookups and
+    any page view beyond two a decision, at their own costs."""
+    names = [name for name, _, _ in step["requests"]]
+    decisions = step["decisions"]
+    lookups = sum(name in JSON_REQUESTS for name in names)
+    extra_pages = sum(name in SEAT_PAGES for name in names) - 2 * decisions
+    cost = {}
+    for name in SERVICES:
+        spent = step["cpu"][name] - idle_rate[name] * step["window_seconds"]
+        spent -= lookups * json_cost[name] + extra_pages * page_cost[name]
+        cost[name] = spent / decisions if decisions else float("nan")
+    return cost
+
+
+def latency(step: dict, names: tuple[str, ...] | None = None) -> tuple[int, float, float, float]:
+    times = sorted(ms for name, ms, _ in step["requests"] if names is None or name in names)
+    return len(times), percentile(times, 0.50), percentile(times, 0.95), percentile(times, 0.99)
+
+
+def report(args, made: dict, results: dict, cores: int, versions: dict) -> None:
+    idle = results["idle"]
+    idle_rate = {name: idle["cpu"][name] / idle["window_seconds"] for name in SERVICES}
+    calibration = results["calibration"]
+    page = cost_per_request(calibration["seat_page"], idle_rate)
+    spectator = cost_per_request(calibration["spectator_page"], idle_rate)
+    seat_json = cost_per_request(calibration["seat_json"], idle_rate)
+    decided = calibration["decision"]
+    cycle = decision_cost(decided, idle_rate, seat_json, page)
+
+    print(
+        f"\nLoad test, issue 13: {args.games:,} running games ({len(made['games']):,} of them played by the load; "
+        f"one game started through the services and played {args.depth} decisions, {made['records']} log rows, "
+        f"copied; {made['seats']:,} seats), made in {made['seconds']:.0f} s."
+    )
+    print(
+        f"gunicorn {versions['gunicorn']} (2 workers x 4 threads, DEBUG=false), PostgreSQL {versions['postgres']}, "
+        f"Redis {versions['redis']}, Celery workers on the celery and mail queues (prefork, concurrency 2 each) and beat, "
+        f"email to the dev mailbox; locust {versions['locust']} (FastHttpUser, no wait) on the same {cores} cores."
+    )
+
+    def ms(value: float) -> str:
+        return f"{value * 1000:8.2f}"
+
+    print(f"\nIdle services over {idle['window_seconds']:.0f} s (beat, sweeps, idle processes), CPU-s per second:")
+    print("  " + "   ".join(f"{name} {idle_rate[name]:.4f}" for name in SERVICES) + f"   all {sum(idle_rate.values()):.4f}")
+
+    header = f"{'':34}{'requests':>9}" + "".join(f"{name:>9}" for name in SERVICES) + f"{'total':>9}"
+    print(
+        f"\nCPU per request, each kind alone at {args.calibrate_users} users for {args.calibrate_seconds:.0f} s "
+        f"(ms; every process of each service, idle share taken off):"
+    )
+    print(header)
+    print("-" * len(header))
+    rows = [
+        ("seat page (GET)", calibration["seat_page"], page),
+        ("spectator page (GET)", calibration["spectator_page"], spectator),
+        ("seat JSON (GET)", calibration["seat_json"], seat_json),
+    ]
+    for label, step, cost in rows:
+        print(f"{label:34}{len(step['requests']):>9}" + "".join(ms(cost[name]) + " " for name in SERVICES) + ms(sum(cost.values())))
+    print(
+        f"{'decision, its 2 pages and emails':34}{decided['decisions']:>9}"
+        + "".join(ms(cycle[name]) + " " for name in SERVICES)
+        + ms(sum(cycle.values()))
+    )
+    emails_per_decision = decided["emails"] / decided["decisions"] if decided["decisions"] else float("nan")
+    worker_per_email = (
+        (decided["cpu"]["worker"] - idle_rate["worker"] * decided["window_seconds"]) / decided["emails"]
+        if decided["emails"] else float("nan")
+    )
+    print(
+        f"  (decisions: {decided['decisions']} made, {decided['stale']} answered 409, {decided['no_decision']} games "
+        f"offered none; the worker sent {decided['emails']} emails, {emails_per_decision:.2f} a decision, "
+        f"{worker_per_email * 1000:.1f} ms of worker CPU each, drained in {decided['drain_seconds']:.1f} s. "
+        "The last row is measured together: the decision step's CPU a decision, less its who-moves JSON "
+        "at the cost above; a seat page alone is a random seat's, the two here are the mover's and the page "
+        "after the 302, whose costs differ.)"
+    )
+
+    print(
+        f"\nThe mix, {args.seconds:.0f} s at each number of users (of every 13 requests about 8 seat pages, "
+        "2 spectator pages, 2 seat JSON, 1 decision POST):"
+    )
+    header = (
+        f"{'users':>5}{'requests':>10}{'req/s':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'errors':>8}{'409s':>6}"
+        f"{'decisions':>10}{'emails':>8}{'web CPU ms/req':>16}{'services busy':>15}{'locust':>8}{'other':>8}"
+    )
+    print(header)
+    print("-" * len(header))
+    p99_at_target = None
+    errors_total = 0
+    other_most = 0.0
+    for step in results["mix"]:
+        count, p50, p95, p99 = latency(step)
+        errors = sum(1 for _, _, failed in step["requests"] if failed) + step["user_errors"]
+        errors_total += errors
+        if step["users"] == TARGET_P99_USERS:
+            p99_at_target = p99
+        window = step["window_seconds"]
+        services_busy = sum(step["cpu"].values()) / window
+        locust_busy = step["locust_cpu"] / window
+        other = step["machine_busy"] / window - services_busy - locust_busy
+        other_most = max(other_most, other)
+        web_per_request = step["cpu"]["web"] / count if count else float("nan")
+        print(
+            f"{step['users']:>5}{count:>10}{count / step['seconds']:>8.1f}{p50:>8.0f}{p95:>8.0f}{p99:>8.0f}"
+            f"{errors:>8}{step['stale']:>6}{step['decisions']:>10}{step['emails']:>8}{web_per_request * 1000:>16.1f}"
+            f"{services_busy:>14.2f}c{locust_busy:>7.2f}c{other:>7.2f}c"
+        )
+    print(
+        "  (services busy, locust, other: cores in use over the step and its email drain; other is every "
+        "other process on the machine, from /proc/stat.)"
+    )
+    if other_most > OTHER_WORK_NOTICED:
+        print(
+            f"  Other work took up to {other_most:.2f} of the {cores} cores during the mix: these latencies "
+            "and rates are lower than the service alone would give. Run again on a quiet machine."
+        )
+    kinds = [
+        ("seat page", SEAT_PAGES), ("spectator", (SPECTATOR_PAGE,)), ("seat JSON", JSON_REQUESTS),
+        ("decision POST", (DECISION_POST,)),
+    ]
+    print("\np50 / p99 ms by kind in the mix:")
+    header = f"{'users':>5}" + "".join(f"{label:>18}" for label, _ in kinds)
+    print(header)
+    print("-" * len(header))
+    for step in results["mix"]:
+        cells = []
+        for _, names in kinds:
+            _, p50, _, p99 = latency(step, names)
+            cells.append(f"{p50:>8.0f} / {p99:<7.0f}")
+        print(f"{step['users']:>5}" + "".join(f"{cell:>18}" for cell in cells))
+    failures: dict[str, int] = {}
+    for step in [*results["calibration"].values(), *results["mix"]]:
+        for text, count in step["failures"].items():
+            failures[text] = failures.get(text, 0) + count
+    if failures:
+        print("\nErrors (all steps):")
+        for text, count in sorted(failures.items(), key=lambda item: -item[1])[:10]:
+            print(f"  {count:>6} x {text}")
+
+    per_decision = sum(cycle.values())
+    rate = PEAK_FACTOR / (PEAK_FACTOR * HOURS_BETWEEN_DECISIONS * 3600)
+    available = cores - sum(idle_rate.values())
+    carried = available / (per_decision * rate) if per_decision > 0 else float("nan")
+    print("\nCapacity, issue 13's arithmetic from the figures above:")
+    print(
+        "  one decision with its two page views and its emails, measured together: "
+        + " + ".join(f"{cycle[name]:.4f} {name}" for name in SERVICES)
+        + f" = {per_decision:.4f} CPU-s"
+    )
+    print(
+        f"  decisions per game per second at the evening peak: {PEAK_FACTOR} / ({PEAK_FACTOR} x "
+        f"{HOURS_BETWEEN_DECISIONS} x 3600) = {rate:.3e} (one every {HOURS_BETWEEN_DECISIONS} hours, "
+        f"{PEAK_FACTOR}x at the peak)"
+    )
+    print(f"  CPU-seconds per second: {cores} cores - {sum(idle_rate.values()):.4f} (idle services) = {available:.4f}")
+    print(f"  running games carried = {available:.4f} / ({per_decision:.4f} x {rate:.3e}) = {carried:,.0f}")
+
+    p99_ok = p99_at_target is not None and p99_at_target < TARGET_P99_MS
+    games_ok = carried >= TARGET_GAMES and args.games >= TARGET_GAMES
+    print()
+    if p99_at_target is None:
+        print(f"p99 at {TARGET_P99_USERS} users: not measured (--users has no {TARGET_P99_USERS}): FAIL")
+    else:
+        print(
+            f"p99 at {TARGET_P99_USERS} users: {p99_at_target:.0f} ms (target < {TARGET_P99_MS:.0f} ms): "
+            f"{'PASS' if p99_ok else 'FAIL'}"
+        )
+    print(
+        f"running games carried at the evening peak: {carried:,.0f} (target >= {TARGET_GAMES:,}, measured with "
+        f"{args.games:,} running games): {'PASS' if games_ok else 'FAIL'}"
+    )
+    if args.games < TARGET_GAMES:
+        print(f"  (only {args.games:,} running games here: the target needs a run with --games {TARGET_GAMES})")
+    print(f"errors in the mix: {errors_total}")
+
+
+def versions_of(connection, redis_url: str) -> dict[str, str]:
+    from importlib.metadata import version
+
+    import redis
+
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW server_version")
+        postgres = cursor.fetchone()[0].split()[0]
+    return {
+        "postgres": postgres,
+        "redis": redis.Redis.from_url(redis_url).info("server")["redis_version"],
+        "gunicorn": version("gunicorn"),
+        "locust": version("locust"),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100_000, help="running games (default 100000)")
+    parser.add_argument("--sample", type=int, default=10_000, help="games the load plays, with logs and links (default 10000)")
+    parser.add_argument("--depth", type=int, default=200, help="decisions played in the copied game (default 200)")
+    parser.add_argument("--seconds", type=float, default=30, help="seconds at each number of users (default 30)")
+    parser.add_argument("--users", default="1,4,16,32", help="numbers of users, comma-separated (default 1,4,16,32)")
+    parser.add_argument("--calibrate-users", type=int, default=2, help="users while each kind runs alone (default 2)")
+    parser.add_argument("--calibrate-seconds", type=float, default=15, help="seconds for each kind alone (default 15)")
+    parser.add_argument("--idle-seconds", type=float, default=30, help="idle window; beat sweeps every 30 s (default 30)")
+    parser.add_argument("--warmup-seconds", type=float, default=10, help="mix at 4 users before measuring (default 10)")
+    parser.add_argument("--redis-db", type=int, default=13, help="Redis database the services use, emptied (default 13)")
+    parser.add_argument("--keep-logs", metavar="DIR", help="copy the web, worker and beat logs into DIR at the end")
+    parser.add_argument("--drive", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.drive:
+        drive(args.drive)
+        return
+
+    if importlib.util.find_spec("locust") is None:
+        sys.exit(
+            "bench/load.py needs locust, which the service itself does not: "
+            ".venv/bin/pip install -r bench/requirements.txt (or make bench-deps)"
+        )
+    users = [int(part) for part in args.users.split(",")]
+    if args.games < 1 or not 1 <= args.sample or any(count < 1 for count in users):
+        sys.exit("--games, --sample and every --users must be at least 1")
+    args.sample = min(args.sample, args.games)
+    database_url = os.environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
+    redis_url = with_path(os.environ.get("REDIS_URL", "").strip() or DEFAULT_REDIS_URL, f"/{args.redis_db}")
+    if urlsplit(database_url).scheme not in ("postgres", "postgresql"):
+        sys.exit("bench/load.py runs on PostgreSQL: DATABASE_URL must be a postgres:// URL")
+    loopback_only(database_url, "PostgreSQL (DATABASE_URL)")
+    loopback_only(redis_url, "Redis (REDIS_URL)")
+
+    import redis
+
+    broker = redis.Redis.from_url(redis_url)
+    temporary = tempfile.TemporaryDirectory(prefix="versailles-bench-load-")
+    work = Path(temporary.name)
+    var_dir = work / "var"
+    var_dir.mkdir()
+    port = free_port()
+    site_url = f"http://127.0.0.1:{port}"
+    connection, old_config = django_start(database_url, work / "parent-var")
+    services = None
+    driver = None
+    try:
+        bench_database = connection.settings_dict["NAME"]
+        print(f"Making {args.games:,} running games in database {bench_database} ...", file=sys.stderr, flush=True)
+        made = games_make(args.games, args.sample, args.depth)
+        broker.flushdb()
+
+        from django.conf import settings
+
+        env = service_env(with_path(database_url, f"/{bench_database}"), redis_url, site_url, var_dir)
+        services = Services(env, work)
+        python = sys.executable
+        services.start(
+            "web",
+            [
+                python, "-m", "gunicorn", "-c", "versailles_site/gunicorn_conf.py", "versailles_site.wsgi:application",
+                "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4",
+            ],
+        )
+        # docker-compose.yml's layout: sweeps and sends on workers of their own.
+        for name, queue in (("worker", "celery"), ("mailer", settings.MAIL_QUEUE)):
+            services.start(
+                name,
+                [
+                    python, "-m", "celery", "-A", "versailles_site", "worker", "-Q", queue, "--concurrency", "2",
+                    "-n", f"bench-load-{name}-{os.getpid()}@%h", "--without-gossip", "--without-mingle",
+                    "--without-heartbeat", "-l", "INFO",
+                ],
+            )
+        services.start("beat", [python, "-m", "celery", "-A", "versailles_site", "beat", "-l", "INFO"])
+        services.wait_for("web", lambda: answers(f"{site_url}/robots.txt"))
+        services.wait_for("worker", lambda: " ready." in services.log("worker"))
+        services.wait_for("mailer", lambda: " ready." in services.log("mailer"))
+        services.wait_for("beat", lambda: "beat: Starting" in services.log("beat"))
+
+        spec_path, results_path = work / "spec.json", work / "results.json"
+        spec = {
+            "base_url": site_url,
+            "games": made["games"],
+            "colours": made["colours"],
+            "mail_dir": str(var_dir / "mail"),
+            "redis_url": redis_url,
+            "database": bench_database,
+            "mail_queue": settings.MAIL_QUEUE,
+            "pids": {
+                "web": [services.processes["web"].pid],
+                # Both workers' CPU counts as the worker's: one column for every email and sweep.
+                "worker": [services.processes["worker"].pid, services.processes["mailer"].pid],
+                "beat": [services.processes["beat"].pid],
+                "postgres": [postmaster_pid(connection)],
+                "redis": [int(broker.info("server")["process_id"])],
+            },
+            "users": users,
+            "seconds": args.seconds,
+            "calibrate_users": args.calibrate_users,
+            "calibrate_seconds": args.calibrate_seconds,
+            "idle_seconds": args.idle_seconds,
+            "warmup_seconds": args.warmup_seconds,
+            "results": str(results_path),
+        }
+        spec_path.write_text(json.dumps(spec))
+        connection.close()  # idle through the load; its backend would only sit in the figures
+
+        budget = (
+            args.warmup_seconds + args.idle_seconds + len(MIX) * args.calibrate_seconds
+            + len(users) * args.seconds + (len(users) + 3) * DRAIN_TIMEOUT + 120
+        )
+        print(f"Load on {site_url} ...", file=sys.stderr, flush=True)
+        driver = subprocess.Popen(
+            [python, str(Path(__file__).resolve()), "--drive", str(spec_path)],
+            cwd=BASE_DIR, env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=True,
+        )
+        try:
+            driver.wait(timeout=budget)
+        except subprocess.TimeoutExpired:
+            sys.exit(f"the load did not end within {budget:.0f} s")
+        if driver.returncode != 0:
+            sys.exit(f"the load exited with {driver.returncode}")
+        results = json.loads(results_path.read_text())
+        versions = versions_of(connection, redis_url)
+        report(args, made, results, os.cpu_count() or 2, versions)
+    finally:
+        if driver is not None and driver.poll() is None:
+            os.killpg(driver.pid, signal.SIGKILL)
+            driver.wait(timeout=10)
+        if services is not None:
+            services.stop()
+            if args.keep_logs:
+                Path(args.keep_logs).mkdir(parents=True, exist_ok=True)
+                for name in services.processes:
+                    shutil.copy(work / f"{name}.log", Path(args.keep_logs) / f"{name}.log")
+        broker.flushdb()
+        from django.test.utils import teardown_databases
+
+        backends_end(connection, connection.settings_dict["NAME"])
+        teardown_databases(old_config, verbosity=0)
+        temporary.cleanup()
+
+
+if __name__ == "__main__":
+    main()
