@@ -122,37 +122,45 @@ def spectator_table_read(public_id: str) -> Table | None:
     return Table(viewer=None, seats=seats, absences=_absences(seats)) if seats else None
 
 
-def seat_page_cached(token: str, since: int | None) -> tuple[str, str] | None:
-    """(page with placeholders, its language) when the cache has the page as
-    the rows are now; None otherwise."""
-    table = table_read(token)
-    if table is None or not table.cacheable:
-        return None
-    html = cache.get(table.key(since))
-    return None if html is None else (html, table.viewer["language"])
+@dataclass
+class Lookup:
+    """A page looked up in the cache: ``html`` when found; otherwise the rows
+    it was looked up with, under whose key the page made next is kept."""
+
+    html: str | None
+    table: Table | None
+    since: int | None = None
+    language: str = ""
+
+    def key(self) -> str | None:
+        return self.table.key(self.since, self.language) if self.table is not None and self.table.cacheable else None
 
 
-def seat_page_store(token: str, since: int | None, render: Callable[[], str]) -> str:
-    """The page ``render`` makes (with the placeholders), kept under the key of
-    the rows as they were read before it was made: a page is never filed
+def _looked_up(table: Table | None, since: int | None, language: str) -> Lookup:
+    lookup = Lookup(html=None, table=table, since=since, language=language)
+    key = lookup.key()
+    if key is not None:
+        lookup.html = cache.get(key)
+    return lookup
+
+
+def seat_page_cached(token: str, since: int | None) -> Lookup:
+    """The seat page if the cache has it as the rows are now."""
+    return _looked_up(table_read(token), since, "")
+
+
+def spectator_page_cached(public_id: str, language: str) -> Lookup:
+    return _looked_up(spectator_table_read(public_id), None, language)
+
+
+def page_store(lookup: Lookup, render: Callable[[], str]) -> str:
+    """The page ``render`` makes (with the placeholders), kept under the key
+    of the rows the lookup read before it was made: a page is never filed
     under rows newer than the ones it shows."""
-    table = table_read(token)
     html = render()
-    if table is not None and table.cacheable:
-        cache.set(table.key(since), html, SEAT_PAGE_SECONDS)
-    return html
-
-
-def spectator_page_cached(public_id: str, language: str) -> str | None:
-    table = spectator_table_read(public_id)
-    return None if table is None else cache.get(table.key(None, language))
-
-
-def spectator_page_store(public_id: str, language: str, render: Callable[[], str]) -> str:
-    table = spectator_table_read(public_id)
-    html = render()
-    if table is not None:
-        cache.set(table.key(None, language), html, SEAT_PAGE_SECONDS)
+    key = lookup.key()
+    if key is not None:
+        cache.set(key, html, SEAT_PAGE_SECONDS)
     return html
 
 
@@ -166,6 +174,27 @@ def kept(name: str, inputs: tuple, make: Callable[[], object]):
         value = make()
         cache.set(key, value, SEAT_PAGE_SECONDS)
     return value
+
+
+def kept_growing(name: str, inputs: tuple, version: int, grow: Callable[[int, int], list], limit: int) -> list:
+    """The newest ``limit`` items of a list that only grows with a game's
+    version (what its log tells), oldest first, as at ``version``.
+    ``grow(after, upto)`` gives the items of the versions after ``after`` up
+    to ``upto``. The list is kept with the version it was made at; a later
+    version grows it by what came since, an earlier one is made whole and
+    not kept. ``inputs`` must hold everything an item depends on."""
+    key = f"growing:{name}:{hashlib.sha256(repr(inputs).encode()).hexdigest()}"
+    kept = cache.get(key)
+    if kept is not None and kept[0] <= version:
+        made_at, items = kept
+        if made_at == version:
+            return items
+        items = (items + grow(made_at, version))[-limit:]
+    else:
+        items = grow(0, version)
+    if kept is None or kept[0] < version:
+        cache.set(key, (version, items), SEAT_PAGE_SECONDS)
+    return items
 
 
 def placeholders_fill(html: str, token: str, csrf_token: str) -> str:

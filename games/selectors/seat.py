@@ -55,28 +55,33 @@ def history(game: Game, names: dict | None = None, limit: int = HISTORY_LIMIT) -
 
 
 def _logged(game: Game, names: dict | None, limit: int) -> list[dict]:
-    """The history's entries from the action log, told in the active
-    language. The log up to a version never changes, so they are kept per
-    version and shared by every page of the game at that version."""
+    """The history's entries from the action log, newest first, told in the
+    active language. The log below a version never changes, so what was told
+    of it is kept per game and only the records written since are told."""
 
-    def told() -> list[dict]:
+    def told(after: int, upto: int) -> list[dict]:
         # Rolls asked for and secret draws tell nothing; counted, they would
         # crowd out entries that do.
         records = (
-            ActionRecord.objects.filter(game=game, seq__lte=game.version)
+            ActionRecord.objects.filter(game=game, seq__gt=after, seq__lte=upto)
             .exclude(events=[])
             .order_by("-seq")
             .only("seq", "created_at", "events", "actor")[:limit]
         )
-        entries = []
-        for record in records:
-            sentences = [str(text) for text in (describe(e, names) for e in record.events) if text]
-            if sentences:
-                entries.append({"seq": record.seq, "at": record.created_at, "sentences": sentences, "actor": record.actor})
-        return entries
+        return [
+            {
+                "seq": record.seq,
+                "at": record.created_at,
+                "sentences": [str(text) for text in (describe(e, names) for e in record.events) if text],
+                "actor": record.actor,
+            }
+            for record in reversed(records)
+        ]
 
-    inputs = (game.pk, game.version, limit, sorted((names or {}).items()), get_language())
-    return page_cache.kept("history", inputs, told)
+    inputs = (game.pk, limit, sorted((names or {}).items()), get_language())
+    records = page_cache.kept_growing("history", inputs, game.version, told, limit)
+    # A record whose events tell nothing still takes its place among the newest.
+    return [entry for entry in reversed(records) if entry["sentences"]]
 
 
 # Who or what decided, when it was not the player of that seat.

@@ -87,9 +87,8 @@ def spectator(request, public_id):
     if get_messages(request):
         html = made()
     else:
-        html = page_cache.spectator_page_cached(public_id, language) or page_cache.spectator_page_store(
-            public_id, language, made
-        )
+        lookup = page_cache.spectator_page_cached(public_id, language)
+        html = lookup.html or page_cache.page_store(lookup, made)
     return HttpResponse(page_cache.placeholders_fill(html, "", get_token(request)))
 
 

@@ -52,10 +52,13 @@ def _since(request) -> int | None:
     return int(raw)
 
 
-def _seat_page(request, seat, token, *, accept_form=None, status=200):
+def _seat_page(request, seat, token, *, accept_form=None, status=200, lookup=None):
+    """The page made afresh; kept when it has nothing but the rows in it
+    (``lookup``: the cache lookup that missed, with the rows it read)."""
     since = _since(request)
     if status == 200 and accept_form is None and not seat_reads.is_inviting(seat.game) and not get_messages(request):
-        html = page_cache.seat_page_store(token, since, lambda: _seat_page_render(request, seat, since))
+        lookup = lookup or page_cache.seat_page_cached(token, since)
+        html = page_cache.page_store(lookup, lambda: _seat_page_render(request, seat, since))
     else:
         html = _seat_page_render(request, seat, since, accept_form=accept_form)
     return HttpResponse(page_cache.placeholders_fill(html, token, get_token(request)), status=status)
@@ -112,18 +115,17 @@ def seat_page(request, token):
     """The page a seat link opens: from the cache while nothing it shows has
     changed (one query and a cache read); otherwise made afresh, and kept.
     A page with a message to show is always made afresh."""
-    cached = None if get_messages(request) else page_cache.seat_page_cached(token, _since(request))
-    if cached is None:
-        return _seat_page_made(request, token)
-    html, language = cached
-    response = HttpResponse(page_cache.placeholders_fill(html, token, get_token(request)))
-    response["Content-Language"] = language
+    lookup = None if get_messages(request) else page_cache.seat_page_cached(token, _since(request))
+    if lookup is None or lookup.html is None:
+        return _seat_page_made(request, token, lookup=lookup)
+    response = HttpResponse(page_cache.placeholders_fill(lookup.html, token, get_token(request)))
+    response["Content-Language"] = lookup.table.viewer["language"]
     return response
 
 
 @with_seat
-def _seat_page_made(request, seat, token):
-    return _seat_page(request, seat, token)
+def _seat_page_made(request, seat, token, lookup):
+    return _seat_page(request, seat, token, lookup=lookup)
 
 
 @require_POST
