@@ -91,7 +91,7 @@ def email_message(
     if picture:
         # The picture's labels ("Shell pond", the placings) in the email's language.
         with translation.override(language or settings.LANGUAGE_CODE):
-            png = board_png(picture["observation"], picture["ruleset"], picture.get("names"))
+            png = board_png(picture["observation"], picture["ruleset"], picture.get("names"), game=game or "")
         image = MIMEImage(png, "png")
         image.add_header("Content-ID", "<board>")
         image.add_header("Content-Disposition", "inline", filename="board.png")
