@@ -23,7 +23,7 @@ from games.engine import (
     standings,
     to_move,
 )
-from tests.engine.scripting import ALL_CARDS, accounted_cards, do, racing, rounds, run
+from tests.engine.scripting import do, racing, rounds, run
 
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 HOLE = -1

@@ -9,7 +9,7 @@ spaces 15, 18, 21, 24, 27, 30; prizes 20/10/5, 24/12/6, 28/14/7, ...
 import pytest
 
 from games.engine import CHANCE, IllegalAction, Push, decision_kind, legal_actions, to_move
-from tests.engine.scripting import ALL_CARDS, accounted_cards, do, racing, rounds, run
+from tests.engine.scripting import do, racing, rounds, run
 
 RED, YELLOW, GREEN, BLUE, WHITE = 0, 1, 2, 3, 4
 

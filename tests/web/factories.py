@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-from django.db import transaction
 
 from games import engine
 from games.models import Game, Seat

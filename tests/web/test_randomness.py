@@ -20,10 +20,9 @@ from django.core.management import CommandError, call_command
 from django.urls import NoReverseMatch, reverse
 
 from games import engine
-from games.models import ActionRecord, Game, Notification, Seat
+from games.models import ActionRecord, Game, Seat
 from games.randomness import commitment, pick_index
 from games.services import setup as setup_service
-from games.services.game_state import load_state
 from games.services.setup import game_create, seat_accept
 from tests.web.factories import COLOURS, play_steps, play_until, started_game, tokens
 
