@@ -10,9 +10,11 @@ import re
 
 import pytest
 from django.test import Client
+from django.utils import translation
 from PIL import Image
 
 from games import engine
+from games.board import png as png_module
 from games.board.layout import short_labels
 from games.board.png import board_png
 from games.board.svg import board_svg
@@ -153,3 +155,32 @@ def test_the_turn_email_picture_carries_the_players_names():
     notification = Notification.objects.filter(game=game, picture__isnull=False).latest("pk")
     names = {s.colour: s.name for s in Seat.objects.filter(game=game)}
     assert notification.picture["names"] == names
+
+
+def test_every_seat_of_a_game_at_one_version_gets_one_picture_drawn_once():
+    state = walk(4, lambda s: s.race is not None and s.race.last_roll is not None, seed=5)
+    png_module._png.cache_clear()
+    pictures = {
+        board_png(engine.observe(state, seat), engine.CLASSIC.to_json(), NAMES, game="G1") for seat in range(4)
+    }
+    assert len(pictures) == 1
+    assert png_module._png.cache_info().misses == 1
+
+
+def test_a_picture_is_never_shared_between_two_games():
+    observation = mid_race(4)
+    png_module._png.cache_clear()
+    first = board_png(observation, engine.CLASSIC.to_json(), NAMES, game="G1")
+    second = board_png(observation, engine.CLASSIC.to_json(), NAMES, game="G2")
+    assert first == second
+    assert png_module._png.cache_info().misses == 2
+
+
+def test_a_picture_on_kept_grounds_shows_its_own_race_and_language():
+    first, later = mid_race(4), after_arrivals()
+    ruleset = engine.CLASSIC.to_json()
+    assert board_png(first, ruleset, NAMES, game="G1") != board_png(later, ruleset, NAMES, game="G1")
+    english = board_png(first, ruleset, NAMES, game="G1")
+    with translation.override("de"):
+        german = board_png(first, ruleset, NAMES, game="G1")
+    assert german != english
