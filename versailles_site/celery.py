@@ -1,7 +1,8 @@
 import os
 
 from celery import Celery
-from celery.signals import after_setup_logger, after_setup_task_logger
+from celery.signals import after_setup_logger, after_setup_task_logger, task_postrun, task_prerun
+from django.db import close_old_connections
 
 from games.log_filters import HideSeatTokens
 
@@ -25,3 +26,15 @@ def hide_secrets_in_worker_logs(logger, **kwargs):
     filter theirs too, as task failures and printed output end up there."""
     for handler in logger.handlers:
         handler.addFilter(_hide_secrets)
+
+
+@task_prerun.connect
+@task_postrun.connect
+def database_connections_as_for_a_request(task=None, **kwargs):
+    """A task keeps its database connection as a web request does: for
+    CONN_MAX_AGE, checked before reuse. (Celery's own rule, turned off by
+    CELERY_DB_REUSE_MAX, closes it around every task: a new PostgreSQL
+    connection for every email sent.) A task run in the caller's process
+    uses the caller's connection, which is not the task's to close."""
+    if not getattr(getattr(task, "request", None), "is_eager", False):
+        close_old_connections()

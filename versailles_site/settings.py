@@ -218,6 +218,9 @@ CELERY_TASK_ROUTES = {
 }
 # One task at a time per worker process, acknowledged after it ran (the
 # state-changing tasks also say so themselves).
+# Celery would close the database connection around every task; the
+# connection follows CONN_MAX_AGE instead (versailles_site/celery.py).
+CELERY_DB_REUSE_MAX = 2**31
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
