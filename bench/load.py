@@ -742,7 +742,7 @@ def report(args, made: dict, results: dict, cores: int, versions: dict) -> None:
         f"copied; {made['seats']:,} seats), made in {made['seconds']:.0f} s."
     )
     print(
-        f"gunicorn {versions['gunicorn']} (2 workers x 4 threads, DEBUG=false), PostgreSQL {versions['postgres']}, "
+        f"gunicorn {versions['gunicorn']} ({args.web_workers} workers x {args.web_threads} threads, DEBUG=false), PostgreSQL {versions['postgres']}, "
         f"Redis {versions['redis']}, Celery workers on the celery and mail queues (prefork, concurrency 2 each) and beat, "
         f"email to the dev mailbox; locust {versions['locust']} (FastHttpUser, no wait) on the same {cores} cores."
     )
@@ -912,6 +912,8 @@ def main() -> None:
     parser.add_argument("--calibrate-seconds", type=float, default=15, help="seconds for each kind alone (default 15)")
     parser.add_argument("--idle-seconds", type=float, default=30, help="idle window; beat sweeps every 30 s (default 30)")
     parser.add_argument("--warmup-seconds", type=float, default=10, help="mix at 4 users before measuring (default 10)")
+    parser.add_argument("--web-workers", type=int, default=2, help="gunicorn processes (default 2, as docker-compose.yml)")
+    parser.add_argument("--web-threads", type=int, default=4, help="threads of each (default 4, as docker-compose.yml)")
     parser.add_argument("--redis-db", type=int, default=13, help="Redis database the services use, emptied (default 13)")
     parser.add_argument("--keep-logs", metavar="DIR", help="copy the web, worker and beat logs into DIR at the end")
     parser.add_argument("--drive", help=argparse.SUPPRESS)
@@ -963,7 +965,7 @@ def main() -> None:
             "web",
             [
                 python, "-m", "gunicorn", "-c", "versailles_site/gunicorn_conf.py", "versailles_site.wsgi:application",
-                "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4",
+                "--bind", f"127.0.0.1:{port}", "--workers", str(args.web_workers), "--threads", str(args.web_threads),
             ],
         )
         # docker-compose.yml's layout: sweeps and sends on workers of their own.
