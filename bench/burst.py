@@ -59,7 +59,6 @@ Run it small while developing (--games 300 --due 40 takes a couple of minutes).
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import re
@@ -71,13 +70,15 @@ import tempfile
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
-DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/versailles"
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+from bench._common import (  # noqa: E402
+    BENCH_SECRET_KEY, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, percentile, proc_stat, with_path,
+)
+
 LATENESS_TARGET_SECONDS = 60.0
 BEAT_DEADLINE_PERIOD_SECONDS = 30.0
 # Long enough for the mail worker's rate to settle after its start; the due
@@ -120,10 +121,10 @@ def services_env() -> None:
     if urlsplit(database_url).scheme not in ("postgres", "postgresql"):
         sys.exit("bench/burst.py measures the production shape: DATABASE_URL must be a postgres:// URL")
     os.environ["DATABASE_URL"] = database_url
-    os.environ["REDIS_URL"] = urlunsplit(urlsplit(redis_url)._replace(path=f"/{ARGS.redis_db}"))
+    os.environ["REDIS_URL"] = with_path(redis_url, f"/{ARGS.redis_db}")
     os.environ["DJANGO_SETTINGS_MODULE"] = "versailles_site.settings"
     os.environ["DEBUG"] = "false"
-    os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-" + "x" * 40)
+    os.environ.setdefault("SECRET_KEY", BENCH_SECRET_KEY)
     # Unset: the dev mailbox, under VAR_DIR (set below), keeps every email.
     os.environ.pop("EMAIL_PROVIDER", None)
     os.environ["PYTHONUNBUFFERED"] = "1"
@@ -269,10 +270,9 @@ class Service:
         if self.process is None:
             return 0.0
         ticks = 0
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                fields = stat.read_text().rsplit(")", 1)[1].split()
-            except OSError:
+        for entry in Path("/proc").glob("[0-9]*"):
+            fields = proc_stat(entry.name)
+            if fields is None:
                 continue
             if int(fields[2]) == self.process.pid:  # the process group
                 ticks += int(fields[11]) + int(fields[12])
@@ -396,12 +396,6 @@ def drain(mail: Service, burst_last_id: int, due_ids: list[int], due_version: in
 # --- the figures -------------------------------------------------------------
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    """Nearest rank: the smallest value with at least ``fraction`` of them at or below it."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
-
-
 def sweep_runs(log: str) -> list[tuple[float, int]]:
     """(seconds, defaults applied) of every deadline sweep in the sweeps worker's log."""
     found = re.findall(r"Task games\.deadlines_sweep\[[^\]]+\] succeeded in ([0-9.e-]+)s: (\d+)", log)
@@ -503,8 +497,7 @@ def main() -> int:
     try:
         old_config = setup_databases(verbosity=0, interactive=False, serialized_aliases=set())
         # The workers and the beat open the throwaway database, not DATABASE_URL's.
-        url = urlsplit(os.environ["DATABASE_URL"].strip())
-        os.environ["DATABASE_URL"] = urlunsplit(url._replace(path=f"/{connection.settings_dict['NAME']}"))
+        os.environ["DATABASE_URL"] = with_path(os.environ["DATABASE_URL"].strip(), f"/{connection.settings_dict['NAME']}")
         print("making the games", file=sys.stderr)
         race_template, due_template = templates_make()
         race = load_state(race_template).race.number

@@ -87,7 +87,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import math
 import os
 import random
 import shutil
@@ -100,15 +99,16 @@ import time
 import urllib.request
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode, urlsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
+from bench._common import (  # noqa: E402
+    BENCH_SECRET_KEY, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, percentile, proc_stat, with_path,
+)
+
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
-DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/versailles"
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
-BENCH_SECRET_KEY = "bench-only-secret-key-" + "x" * 40
 
 PEAK_FACTOR = 3
 HOURS_BETWEEN_DECISIONS = 3
@@ -149,20 +149,11 @@ def loopback_only(url: str, what: str) -> None:
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def _proc_stat(pid: int) -> list[str] | None:
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    # The command name is in parentheses and may hold spaces.
-    return text.rsplit(")", 1)[1].split()
-
-
 def _children_of() -> dict[int, list[int]]:
     children: dict[int, list[int]] = {}
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
-            fields = _proc_stat(int(entry.name))
+            fields = proc_stat(int(entry.name))
             if fields:
                 children.setdefault(int(fields[1]), []).append(int(entry.name))
     return children
@@ -175,7 +166,7 @@ def tree_cpu_seconds(root: int, children: dict[int, list[int]]) -> float:
     total, stack = 0, [root]
     while stack:
         pid = stack.pop()
-        fields = _proc_stat(pid)
+        fields = proc_stat(pid)
         if fields is None:
             continue
         # utime, stime, cutime, cstime: fields 14 to 17 of proc(5), here from 2.
@@ -216,7 +207,7 @@ class PostgresCpu:
 
     def sample(self) -> None:
         for pid in _children_of().get(self.postmaster, ()):
-            fields = _proc_stat(pid)
+            fields = proc_stat(pid)
             if fields and self._ours(pid):
                 # Keyed with the start time too: a new backend may get an old pid.
                 self.last[(pid, fields[19])] = int(fields[11]) + int(fields[12])
@@ -298,13 +289,6 @@ def decision_choice(page: str, rng: random.Random) -> tuple[str, dict] | None:
 
 
 # ---- the load, in a process of its own (locust patches the standard library) --
-
-
-def percentile(ordered: list[float], fraction: float) -> float:
-    if not ordered:
-        return float("nan")
-    # Nearest rank: the smallest time at least that fraction of requests took.
-    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
 
 
 def drive(spec_path: str) -> None:
@@ -511,10 +495,6 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def with_path(url: str, path: str) -> str:
-    return urlunsplit(urlsplit(url)._replace(path=path))
-
-
 def django_start(database_url: str, var_dir: Path):
     """Django in this process, on a throwaway database: (connection, old config)."""
     os.environ.update(
@@ -679,7 +659,7 @@ def postmaster_pid(connection) -> int:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         backend = cursor.fetchone()[0]
-    return int(_proc_stat(backend)[1])
+    return int(proc_stat(backend)[1])
 
 
 def backends_end(connection, name: str) -> None:

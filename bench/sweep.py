@@ -42,10 +42,12 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
+from bench._common import BENCH_SECRET_KEY  # noqa: E402
+
 os.environ["DJANGO_SETTINGS_MODULE"] = "versailles_site.settings"
 # What production runs: DEBUG off, and no mail or task leaves the process.
 os.environ["DEBUG"] = "false"
-os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-" + "x" * 40)
+os.environ.setdefault("SECRET_KEY", BENCH_SECRET_KEY)
 
 import django  # noqa: E402
 from django.conf import settings  # noqa: E402

@@ -55,19 +55,21 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path[:0] = [str(BASE_DIR), str(BENCH_DIR)]
 
+from bench._common import BENCH_SECRET_KEY, with_path  # noqa: E402
+
 _tmp = tempfile.TemporaryDirectory(prefix="versailles-bench-web-")
 os.environ["DJANGO_SETTINGS_MODULE"] = "web_site"
 os.environ["DEBUG"] = "false"
-os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-" + "x" * 40)
+os.environ.setdefault("SECRET_KEY", BENCH_SECRET_KEY)
 os.environ["VAR_DIR"] = _tmp.name
 if os.environ.get("REDIS_URL"):
-    os.environ["REDIS_URL"] = urlunsplit(urlsplit(os.environ["REDIS_URL"])._replace(path="/13"))
+    os.environ["REDIS_URL"] = with_path(os.environ["REDIS_URL"], "/13")
 
 import django  # noqa: E402
 from django.conf import settings  # noqa: E402
@@ -265,8 +267,7 @@ def server_env(floor_game: Game, page_bytes: int) -> dict:
     if database["ENGINE"].endswith("sqlite3"):
         env["SQLITE_PATH"] = database["NAME"]  # the test database, now NAME
     else:
-        parts = urlsplit(env["DATABASE_URL"])
-        env["DATABASE_URL"] = urlunsplit(parts._replace(path="/" + database["NAME"]))
+        env["DATABASE_URL"] = with_path(env["DATABASE_URL"], "/" + database["NAME"])
     env["PYTHONPATH"] = os.pathsep.join([str(BASE_DIR), str(BENCH_DIR)])
     return env
 

@@ -164,11 +164,15 @@ def page_store(lookup: Lookup, render: Callable[[], str]) -> str:
     return html
 
 
+def _inputs_key(kind: str, name: str, inputs: tuple) -> str:
+    return f"{kind}:{name}:{hashlib.sha256(repr(inputs).encode()).hexdigest()}"
+
+
 def kept(name: str, inputs: tuple, make: Callable[[], object]):
     """What ``make`` returns for ``inputs`` (a piece of a page, or what one
     is made from), made once for everyone who asks with the same inputs:
     ``inputs`` must hold everything it depends on."""
-    key = f"kept:{name}:{hashlib.sha256(repr(inputs).encode()).hexdigest()}"
+    key = _inputs_key("kept", name, inputs)
     value = cache.get(key)
     if value is None:
         value = make()
@@ -183,7 +187,7 @@ def kept_growing(name: str, inputs: tuple, version: int, grow: Callable[[int, in
     to ``upto``. The list is kept with the version it was made at; a later
     version grows it by what came since, an earlier one is made whole and
     not kept. ``inputs`` must hold everything an item depends on."""
-    key = f"growing:{name}:{hashlib.sha256(repr(inputs).encode()).hexdigest()}"
+    key = _inputs_key("growing", name, inputs)
     kept = cache.get(key)
     if kept is not None and kept[0] <= version:
         made_at, items = kept

@@ -42,19 +42,21 @@ def tasks_run(count: int) -> None:
         task_postrun.send(sender=WorkerTask, task=WorkerTask)
 
 
-def test_a_worker_keeps_its_connection_across_tasks_while_conn_max_age_allows():
-    connection.settings_dict["CONN_MAX_AGE"] = 60
+def connected_afresh(conn_max_age: int):
+    """The driver's connection, opened now under ``conn_max_age``."""
+    connection.settings_dict["CONN_MAX_AGE"] = conn_max_age
     connection.close()
     connection.ensure_connection()
-    opened = connection.connection
+    return connection.connection
+
+
+def test_a_worker_keeps_its_connection_across_tasks_while_conn_max_age_allows():
+    opened = connected_afresh(60)
     tasks_run(5)
     assert connection.connection is opened
 
 
 def test_without_conn_max_age_a_worker_connects_afresh_for_each_task():
-    connection.settings_dict["CONN_MAX_AGE"] = 0
-    connection.close()
-    connection.ensure_connection()
-    opened = connection.connection
+    opened = connected_afresh(0)
     tasks_run(1)
     assert connection.connection is not opened
