@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import pickle
 import re
+import zoneinfo
 
 import pytest
 import time_machine
@@ -132,8 +133,13 @@ def _german(seat):
     language_set(seat=seat, language="de")
 
 
+def _seat_today(seat):
+    """The absence form's calendar is the player's own, not the server's."""
+    return timezone.localtime(timezone.now(), zoneinfo.ZoneInfo(seat.time_zone)).date()
+
+
 def _absent(seat):
-    absence_declare(seat=seat, first_day=timezone.localdate(), days=2, mode="extend")
+    absence_declare(seat=seat, first_day=_seat_today(seat), days=2, mode="extend")
 
 
 def _paused(seat):
@@ -179,7 +185,7 @@ def test_an_absence_that_ends_while_nobody_writes_shows(game, monkeypatch):
     with no write in between (and a page kept longer than that)."""
     monkeypatch.setattr(page_cache, "SEAT_PAGE_SECONDS", 30 * 24 * 3600)
     seat = seat_at(game, 1)
-    tomorrow = timezone.localtime(timezone.now(), dt.timezone(dt.timedelta(hours=1))).date() + dt.timedelta(days=1)
+    tomorrow = _seat_today(seat) + dt.timedelta(days=1)
     absence = absence_declare(seat=seat, first_day=tomorrow, days=1, mode="extend")
     client = Client()
     token = tokens(game)[0]
