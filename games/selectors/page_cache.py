@@ -24,7 +24,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from games.models import Absence, Game, ModerationEntry, Seat
-from games.selectors.prepared import Prepared
+from games.prepared import Prepared
 from games.services.links import TOKEN_MAX, seat_token_made_here, token_hash
 
 # Stand-ins the template renders where the link's secret and the CSRF token

@@ -11,6 +11,7 @@ from django.utils import timezone
 from games import engine
 from games.engine.events import events as engine_events
 from games.models import ActionRecord, Game, Seat
+from games.prepared import PreparedModels
 from games.randomness import pick_index
 
 from .errors import GameNotRunning, StaleDecision, engine_refusal
@@ -33,19 +34,26 @@ def ruleset_of(game: Game) -> engine.Ruleset:
     return engine.Ruleset.from_json(game.ruleset)
 
 
+_GAME_LOCKED = PreparedModels(lambda pk: Game.objects.select_for_update().filter(pk=pk), integer=True)
+_SEATS_OF_GAME = PreparedModels(lambda game_id: Seat.objects.filter(game_id=game_id), integer=True)
+
+
 def game_lock(game_id: int) -> Game:
     """The game row, locked first on PostgreSQL: every decision then takes its
     locks in one order (game, then seats), so two cannot deadlock. The version
     check and the compare-and-set stay the rule; on SQLite the IMMEDIATE
     transaction already serialises writers."""
-    return Game.objects.select_for_update().get(pk=game_id)
+    game = _GAME_LOCKED.first(game_id)
+    if game is None:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    return game
 
 
 def game_lock_with_seats(game_id: int) -> tuple[Game, dict[int, Seat]]:
     """The game row locked (game_lock), then its seats by position: a
     decision needs both, read under the lock, and each read once."""
     game = game_lock(game_id)
-    seats = {seat.position: seat for seat in Seat.objects.filter(game_id=game_id)}
+    seats = {seat.position: seat for seat in _SEATS_OF_GAME.all(game_id)}
     for seat in seats.values():
         seat.game = game  # one object for the one row, as the decision updates it
     return game, seats

@@ -1,0 +1,110 @@
+"""Reads every request makes, turned into SQL once per process instead of
+once per request.
+
+Building SQL from a queryset costs more than running it (the seat lookup by
+link: about 1.3 ms to build, 0.2 ms to run on PostgreSQL). The queryset is
+built once with a stand-in for its one parameter; each call runs the same
+SQL with the real value in the stand-in's place.
+
+``Prepared`` gives rows as the database driver gives them, without the
+fields' converters, so a caller compares or digests them; it does not treat
+them as model values. ``PreparedModels`` gives model instances, converted
+and built the way the queryset itself would build them (select_related
+included), for code that goes on to use or save them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from django.db import connections
+from django.db.models.query import get_related_populators
+
+# Stand-ins no caller passes: a text one, and an integer one inside a
+# 32-bit column's range (Django turns a lookup out of range into "no rows",
+# which would compile to SQL without the parameter).
+TEXT = "prepared-parameter-stand-in-5c1f"
+INTEGER = -1_734_219_043
+
+
+def _sql_with_stand_in(queryset, alias: str, stand_in) -> tuple:
+    compiler = queryset.query.get_compiler(using=alias)
+    sql, params = compiler.as_sql()
+    params = list(params)
+    if params.count(stand_in) != 1:
+        raise ValueError("the parameter must appear exactly once")
+    return compiler, sql, params, params.index(stand_in)
+
+
+def _run(alias: str, sql: str, params: list, index: int, value) -> list[tuple]:
+    params = [*params[:index], value, *params[index + 1 :]]
+    with connections[alias].cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+class Prepared:
+    """Rows as dictionaries of the driver's values, by the names selected."""
+
+    def __init__(self, make: Callable[[str], object], names: Sequence[str]):
+        self.make = make
+        self.names = tuple(names)
+        self.compiled: dict[str, tuple[str, list, int]] = {}
+
+    def _compile(self, alias: str) -> tuple[str, list, int]:
+        queryset = self.make(TEXT)
+        selected = (*queryset.query.values_select, *queryset.query.annotation_select)
+        if selected != self.names:
+            raise ValueError(f"columns come back as {selected}, not {self.names}")
+        _compiler, sql, params, index = _sql_with_stand_in(queryset, alias, TEXT)
+        return sql, params, index
+
+    def rows(self, value: str, alias: str = "default") -> list[dict]:
+        if alias not in self.compiled:
+            self.compiled[alias] = self._compile(alias)
+        return [dict(zip(self.names, row)) for row in _run(alias, *self.compiled[alias], value)]
+
+
+class _Plan:
+    """What one compilation leaves for building instances from rows. Nothing
+    in it belongs to a thread: the connection is the caller's at each call."""
+
+    def __init__(self, queryset, alias: str, stand_in):
+        compiler, self.sql, self.params, self.index = _sql_with_stand_in(queryset, alias, stand_in)
+        select, klass_info = compiler.select, compiler.klass_info
+        self.model = klass_info["model"]
+        fields = klass_info["select_fields"]
+        self.start, self.end = fields[0], fields[-1] + 1
+        self.attnames = [column[0].target.attname for column in select[self.start : self.end]]
+        self.converters = list(compiler.get_converters([column[0] for column in select]).items())
+        self.related = get_related_populators(klass_info, select, alias)
+
+
+class PreparedModels:
+    """Model instances from a queryset of one parameter (``make(stand_in)``);
+    ``integer`` for a parameter compared with an integer column."""
+
+    def __init__(self, make: Callable[[object], object], *, integer: bool = False):
+        self.make = make
+        self.stand_in = INTEGER if integer else TEXT
+        self.plans: dict[str, _Plan] = {}
+
+    def all(self, value, alias: str = "default") -> list:
+        plan = self.plans.get(alias)
+        if plan is None:
+            plan = self.plans[alias] = _Plan(self.make(self.stand_in), alias, self.stand_in)
+        connection = connections[alias]
+        instances = []
+        for row in _run(alias, plan.sql, plan.params, plan.index, value):
+            row = list(row)
+            for position, (converters, expression) in plan.converters:
+                for converter in converters:
+                    row[position] = converter(row[position], expression, connection)
+            instance = plan.model.from_db(alias, plan.attnames, row[plan.start : plan.end])
+            for populator in plan.related:
+                populator.populate(row, instance)
+            instances.append(instance)
+        return instances
+
+    def first(self, value, alias: str = "default"):
+        found = self.all(value, alias)
+        return found[0] if found else None

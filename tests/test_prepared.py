@@ -1,0 +1,85 @@
+"""Reads built into SQL once: they give what the queryset itself gives,
+converted and related the same way, and build their SQL once per database."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+from django.forms.models import model_to_dict
+
+from games.models import Game, Seat
+from games.prepared import Prepared, PreparedModels
+from games.services.game_state import game_lock
+from games.services.links import seat_by_token
+from tests.web.factories import play_steps, seat_at, started_game, tokens
+
+pytestmark = pytest.mark.django_db
+
+
+def _values(instance) -> dict:
+    return {field.attname: getattr(instance, field.attname) for field in instance._meta.concrete_fields}
+
+
+@pytest.fixture
+def game():
+    return play_steps(started_game(4), 12)
+
+
+def test_instances_equal_the_querysets_own_with_their_related_rows(game):
+    by_game = PreparedModels(lambda game_id: Seat.objects.select_related("game").filter(game_id=game_id), integer=True)
+    expected = list(Seat.objects.select_related("game").filter(game_id=game.pk))
+    found = by_game.all(game.pk)
+    assert [_values(seat) for seat in found] == [_values(seat) for seat in expected]
+    assert [_values(seat.game) for seat in found] == [_values(seat.game) for seat in expected]
+    # Converted, not the driver's text: a dict state, an aware datetime.
+    assert isinstance(found[0].game.state, dict)
+    assert found[0].game.started_at.tzinfo is not None
+
+
+def test_instances_save_as_queryset_instances_do(game):
+    seat = PreparedModels(lambda pk: Seat.objects.filter(pk=pk), integer=True).first(seat_at(game, 0).pk)
+    seat.display_name = "Renamed"
+    seat.save(update_fields=["display_name"])
+    assert model_to_dict(Seat.objects.get(pk=seat.pk))["display_name"] == "Renamed"
+
+
+def test_sql_is_built_once_per_database(game):
+    made = []
+
+    def make(game_id):
+        made.append(game_id)
+        return Seat.objects.filter(game_id=game_id)
+
+    seats = PreparedModels(make, integer=True)
+    assert len(seats.all(game.pk)) == 4
+    assert len(seats.all(game.pk)) == 4
+    assert len(seats.all(-1)) == 0
+    assert len(made) == 1
+
+
+def test_a_parameter_used_twice_is_refused(game):
+    twice = PreparedModels(lambda name: Seat.objects.filter(display_name=name, email=name))
+    with pytest.raises(ValueError):
+        twice.all("x")
+
+
+def test_rows_name_the_columns_they_select(game):
+    names = Prepared(lambda public_id: Game.objects.filter(public_id=public_id).values("pk", "version"), ["pk", "version"])
+    assert names.rows(game.public_id) == [{"pk": game.pk, "version": game.version}]
+    wrong = Prepared(lambda public_id: Game.objects.filter(public_id=public_id).values("pk"), ["version"])
+    with pytest.raises(ValueError):
+        wrong.rows(game.public_id)
+
+
+def test_the_link_lookup_gives_the_seat_with_its_game(game):
+    seat = seat_by_token(tokens(game)[2])
+    assert seat.position == 2 and seat.game.pk == game.pk
+    assert _values(seat) == _values(Seat.objects.get(pk=seat.pk))
+    assert seat_by_token(tokens(game)[2][:-1] + "x") is None
+
+
+def test_locking_a_game_that_is_not_there_raises(game):
+    with transaction.atomic():
+        assert game_lock(game.pk).version == game.version
+        with pytest.raises(Game.DoesNotExist):
+            game_lock(game.pk + 1000)
