@@ -13,7 +13,9 @@ What runs (issue 13's deployment shape), started by the bench and stopped when
 it ends: gunicorn (2 workers x 4 threads, DEBUG=false) on 127.0.0.1 only,
 PostgreSQL, Redis, two Celery workers as docker-compose.yml runs them
 (worker on the celery queue, mailer on mail, prefork, concurrency 2 each; their
-CPU is reported together as "worker") and one beat. Email goes to the dev mailbox in a
+CPU is reported together as "worker") and one beat, the Celery processes at
+nice 10 (--worker-nice) as docker-compose.yml gives them a quarter of the web's
+cpu_shares: a page is waited for, an email is not. Email goes to the dev mailbox in a
 temporary folder: rendered and written as for a provider, nothing leaves the
 machine. Every address is a loopback one; the bench refuses any other.
 
@@ -723,7 +725,8 @@ def report(args, made: dict, results: dict, cores: int, versions: dict) -> None:
     )
     print(
         f"gunicorn {versions['gunicorn']} ({args.web_workers} workers x {args.web_threads} threads, DEBUG=false), PostgreSQL {versions['postgres']}, "
-        f"Redis {versions['redis']}, Celery workers on the celery and mail queues (prefork, concurrency 2 each) and beat, "
+        f"Redis {versions['redis']}, Celery workers on the celery and mail queues (prefork, concurrency 2 each) and beat "
+        f"at nice {args.worker_nice}, "
         f"email to the dev mailbox; locust {versions['locust']} (FastHttpUser, no wait) on the same {cores} cores."
     )
 
@@ -894,6 +897,10 @@ def main() -> None:
     parser.add_argument("--warmup-seconds", type=float, default=10, help="mix at 4 users before measuring (default 10)")
     parser.add_argument("--web-workers", type=int, default=2, help="gunicorn processes (default 2, as docker-compose.yml)")
     parser.add_argument("--web-threads", type=int, default=4, help="threads of each (default 4, as docker-compose.yml)")
+    parser.add_argument(
+        "--worker-nice", type=int, default=10,
+        help="niceness of the Celery processes, the web's CPU first as docker-compose.yml's cpu_shares give it (default 10; 0 for none)",
+    )
     parser.add_argument("--redis-db", type=int, default=13, help="Redis database the services use, emptied (default 13)")
     parser.add_argument("--keep-logs", metavar="DIR", help="copy the web, worker and beat logs into DIR at the end")
     parser.add_argument("--drive", help=argparse.SUPPRESS)
@@ -948,17 +955,19 @@ def main() -> None:
                 "--bind", f"127.0.0.1:{port}", "--workers", str(args.web_workers), "--threads", str(args.web_threads),
             ],
         )
-        # docker-compose.yml's layout: sweeps and sends on workers of their own.
+        # docker-compose.yml's layout: sweeps and sends on workers of their
+        # own, behind the web for CPU (a page is waited for, an email is not).
+        background = ["nice", "-n", str(args.worker_nice), python]
         for name, queue in (("worker", "celery"), ("mailer", settings.MAIL_QUEUE)):
             services.start(
                 name,
                 [
-                    python, "-m", "celery", "-A", "versailles_site", "worker", "-Q", queue, "--concurrency", "2",
+                    *background, "-m", "celery", "-A", "versailles_site", "worker", "-Q", queue, "--concurrency", "2",
                     "-n", f"bench-load-{name}-{os.getpid()}@%h", "--without-gossip", "--without-mingle",
                     "--without-heartbeat", "-l", "INFO",
                 ],
             )
-        services.start("beat", [python, "-m", "celery", "-A", "versailles_site", "beat", "-l", "INFO"])
+        services.start("beat", [*background, "-m", "celery", "-A", "versailles_site", "beat", "-l", "INFO"])
         services.wait_for("web", lambda: answers(f"{site_url}/robots.txt"))
         services.wait_for("worker", lambda: " ready." in services.log("worker"))
         services.wait_for("mailer", lambda: " ready." in services.log("mailer"))

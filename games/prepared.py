@@ -19,24 +19,31 @@ from collections.abc import Callable, Sequence
 from django.db import connections
 from django.db.models.query import get_related_populators
 
-# Stand-ins no caller passes: a text one, and an integer one inside a
-# 32-bit column's range (Django turns a lookup out of range into "no rows",
-# which would compile to SQL without the parameter).
+# Stand-ins no caller passes: text ones, and integer ones inside the range
+# of a positive 32-bit column (Django compiles a comparison with a number
+# out of the column's range to SQL without the parameter).
 TEXT = "prepared-parameter-stand-in-5c1f"
-INTEGER = -1_734_219_043
+INTEGER = 1_734_219_043
 
 
-def _sql_with_stand_in(queryset, alias: str, stand_in) -> tuple:
+def _stand_ins(kinds: Sequence[str]) -> tuple:
+    return tuple(INTEGER + n if kind == "integer" else f"{TEXT}-{n}" for n, kind in enumerate(kinds))
+
+
+def _sql_with_stand_ins(queryset, alias: str, stand_ins: tuple) -> tuple:
+    """The compiler, its SQL and parameters, and where each stand-in sits in them."""
     compiler = queryset.query.get_compiler(using=alias)
     sql, params = compiler.as_sql()
     params = list(params)
-    if params.count(stand_in) != 1:
-        raise ValueError("the parameter must appear exactly once")
-    return compiler, sql, params, params.index(stand_in)
+    if any(params.count(stand_in) != 1 for stand_in in stand_ins):
+        raise ValueError("each parameter must appear exactly once")
+    return compiler, sql, params, [params.index(stand_in) for stand_in in stand_ins]
 
 
-def _run(alias: str, sql: str, params: list, index: int, value) -> list[tuple]:
-    params = [*params[:index], value, *params[index + 1 :]]
+def _run(alias: str, sql: str, params: list, places: list[int], values: tuple) -> list[tuple]:
+    params = list(params)
+    for place, value in zip(places, values):
+        params[place] = value
     with connections[alias].cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
@@ -51,25 +58,26 @@ class Prepared:
         self.compiled: dict[str, tuple[str, list, int]] = {}
 
     def _compile(self, alias: str) -> tuple[str, list, int]:
-        queryset = self.make(TEXT)
+        stand_ins = _stand_ins(["text"])
+        queryset = self.make(*stand_ins)
         selected = (*queryset.query.values_select, *queryset.query.annotation_select)
         if selected != self.names:
             raise ValueError(f"columns come back as {selected}, not {self.names}")
-        _compiler, sql, params, index = _sql_with_stand_in(queryset, alias, TEXT)
-        return sql, params, index
+        _compiler, sql, params, places = _sql_with_stand_ins(queryset, alias, stand_ins)
+        return sql, params, places
 
     def rows(self, value: str, alias: str = "default") -> list[dict]:
         if alias not in self.compiled:
             self.compiled[alias] = self._compile(alias)
-        return [dict(zip(self.names, row)) for row in _run(alias, *self.compiled[alias], value)]
+        return [dict(zip(self.names, row)) for row in _run(alias, *self.compiled[alias], (value,))]
 
 
 class _Plan:
     """What one compilation leaves for building instances from rows. Nothing
     in it belongs to a thread: the connection is the caller's at each call."""
 
-    def __init__(self, queryset, alias: str, stand_in):
-        compiler, self.sql, self.params, self.index = _sql_with_stand_in(queryset, alias, stand_in)
+    def __init__(self, queryset, alias: str, stand_ins: tuple):
+        compiler, self.sql, self.params, self.places = _sql_with_stand_ins(queryset, alias, stand_ins)
         select, klass_info = compiler.select, compiler.klass_info
         self.model = klass_info["model"]
         fields = klass_info["select_fields"]
@@ -80,21 +88,24 @@ class _Plan:
 
 
 class PreparedModels:
-    """Model instances from a queryset of one parameter (``make(stand_in)``);
-    ``integer`` for a parameter compared with an integer column."""
+    """Model instances from a queryset of its parameters, made once as
+    ``make(*stand_ins)``; ``kinds`` says of each parameter whether it is
+    compared with an "integer" or a "text" column."""
 
-    def __init__(self, make: Callable[[object], object], *, integer: bool = False):
+    def __init__(self, make: Callable[..., object], kinds: Sequence[str] = ("text",)):
         self.make = make
-        self.stand_in = INTEGER if integer else TEXT
+        self.stand_ins = _stand_ins(kinds)
         self.plans: dict[str, _Plan] = {}
 
-    def all(self, value, alias: str = "default") -> list:
+    def all(self, *values, alias: str = "default") -> list:
+        if len(values) != len(self.stand_ins):
+            raise TypeError(f"{len(self.stand_ins)} parameters, not {len(values)}")
         plan = self.plans.get(alias)
         if plan is None:
-            plan = self.plans[alias] = _Plan(self.make(self.stand_in), alias, self.stand_in)
+            plan = self.plans[alias] = _Plan(self.make(*self.stand_ins), alias, self.stand_ins)
         connection = connections[alias]
         instances = []
-        for row in _run(alias, plan.sql, plan.params, plan.index, value):
+        for row in _run(alias, plan.sql, plan.params, plan.places, values):
             row = list(row)
             for position, (converters, expression) in plan.converters:
                 for converter in converters:
@@ -105,6 +116,6 @@ class PreparedModels:
             instances.append(instance)
         return instances
 
-    def first(self, value, alias: str = "default"):
-        found = self.all(value, alias)
+    def first(self, *values, alias: str = "default"):
+        found = self.all(*values, alias=alias)
         return found[0] if found else None

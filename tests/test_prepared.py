@@ -7,7 +7,7 @@ import pytest
 from django.db import transaction
 from django.forms.models import model_to_dict
 
-from games.models import Game, Seat
+from games.models import ActionRecord, Game, Seat
 from games.prepared import Prepared, PreparedModels
 from games.services.game_state import game_lock
 from games.services.links import seat_by_token
@@ -26,7 +26,7 @@ def game():
 
 
 def test_instances_equal_the_querysets_own_with_their_related_rows(game):
-    by_game = PreparedModels(lambda game_id: Seat.objects.select_related("game").filter(game_id=game_id), integer=True)
+    by_game = PreparedModels(lambda game_id: Seat.objects.select_related("game").filter(game_id=game_id), ["integer"])
     expected = list(Seat.objects.select_related("game").filter(game_id=game.pk))
     found = by_game.all(game.pk)
     assert [_values(seat) for seat in found] == [_values(seat) for seat in expected]
@@ -37,7 +37,7 @@ def test_instances_equal_the_querysets_own_with_their_related_rows(game):
 
 
 def test_instances_save_as_queryset_instances_do(game):
-    seat = PreparedModels(lambda pk: Seat.objects.filter(pk=pk), integer=True).first(seat_at(game, 0).pk)
+    seat = PreparedModels(lambda pk: Seat.objects.filter(pk=pk), ["integer"]).first(seat_at(game, 0).pk)
     seat.display_name = "Renamed"
     seat.save(update_fields=["display_name"])
     assert model_to_dict(Seat.objects.get(pk=seat.pk))["display_name"] == "Renamed"
@@ -50,7 +50,7 @@ def test_sql_is_built_once_per_database(game):
         made.append(game_id)
         return Seat.objects.filter(game_id=game_id)
 
-    seats = PreparedModels(make, integer=True)
+    seats = PreparedModels(make, ["integer"])
     assert len(seats.all(game.pk)) == 4
     assert len(seats.all(game.pk)) == 4
     assert len(seats.all(-1)) == 0
@@ -83,3 +83,14 @@ def test_locking_a_game_that_is_not_there_raises(game):
         assert game_lock(game.pk).version == game.version
         with pytest.raises(Game.DoesNotExist):
             game_lock(game.pk + 1000)
+
+
+def test_several_parameters_each_take_their_place(game):
+    between = PreparedModels(
+        lambda game_id, after, upto: ActionRecord.objects.filter(game_id=game_id, seq__gt=after, seq__lte=upto).only("seq"),
+        ["integer", "integer", "integer"],
+    )
+    assert [record.seq for record in between.all(game.pk, 3, 7)] == [4, 5, 6, 7]
+    assert [record.seq for record in between.all(game.pk, 0, 2)] == [1, 2]
+    with pytest.raises(TypeError):
+        between.all(game.pk, 3)

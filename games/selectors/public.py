@@ -4,17 +4,22 @@ check of the dice once the seed is revealed."""
 from __future__ import annotations
 
 from games.models import Game, Seat
+from games.prepared import PreparedModels
+from games.services.seats import game_seats
 
 from .seat import game_context, observation_for
 from .verification import Report, game_verify
 
 
+_GAME_BY_PUBLIC_ID = PreparedModels(lambda public_id: Game.objects.filter(public_id=public_id)[:1])
+
+
 def game_by_public_id(public_id: str) -> Game | None:
-    return Game.objects.filter(public_id=public_id).first()
+    return _GAME_BY_PUBLIC_ID.first(public_id)
 
 
 def spectator_page(game: Game) -> dict:
-    seats = list(game.seats.all())
+    seats = game_seats(game)
     context = {"game": game, "seats": seats}
     if game.state is not None:
         context.update(game_context(game, None, seats))
@@ -27,7 +32,7 @@ def verify_report(game: Game) -> Report | None:
 
 
 def game_json(game: Game, seat: Seat | None) -> dict:
-    seats = list(game.seats.all())
+    seats = game_seats(game)
     return {
         "game": {
             "id": game.public_id,

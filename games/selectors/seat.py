@@ -15,6 +15,8 @@ from games.board.svg import board_svg
 from games.selectors import page_cache
 from games.models import Absence, ActionRecord, Game, ModerationEntry, Seat, SeatHolder
 from games.narrate import describe, describe_moderation, final_standings
+from games.prepared import PreparedModels
+from games.services.seats import game_seats
 from games.services.links import TOKEN_MAX, seat_by_token, seat_by_unsubscribe_token, token_hash
 from games.services.timing import absence_days_left
 
@@ -29,12 +31,28 @@ def observation_for(game: Game, seat: Seat | None) -> dict | None:
     return engine.observe(state, None if seat is None else seat.position)
 
 
-def history(game: Game, names: dict | None = None, limit: int = HISTORY_LIMIT) -> list[dict]:
-    """The newest ``limit`` entries, told oldest first like a story: each a
+_NEWEST_MODERATION = PreparedModels(
+    lambda game_id: ModerationEntry.objects.filter(game_id=game_id).order_by("-created_at")[:HISTORY_LIMIT],
+    ["integer"],
+)
+# Rolls asked for and secret draws tell nothing; counted, they would crowd
+# out entries that do.
+_TOLD_RECORDS = PreparedModels(
+    lambda game_id, after, upto: ActionRecord.objects.filter(game_id=game_id, seq__gt=after, seq__lte=upto)
+    .exclude(events=[])
+    .order_by("-seq")
+    .only("seq", "created_at", "events", "actor")[:HISTORY_LIMIT],
+    ["integer", "integer", "integer"],
+)
+
+
+def history(game: Game, names: dict | None = None) -> list[dict]:
+    """The newest HISTORY_LIMIT entries, told oldest first like a story: each a
     time and the sentences of one action or moderator's step."""
+    limit = HISTORY_LIMIT
     entries = list(_logged(game, names, limit))
-    moderation = list(ModerationEntry.objects.filter(game=game).order_by("-created_at")[:limit])
-    colours = dict(Seat.objects.filter(game=game).values_list("position", "colour")) if moderation else {}
+    moderation = _NEWEST_MODERATION.all(game.pk)
+    colours = {seat.position: seat.colour for seat in game_seats(game)} if moderation else {}
     for entry in moderation:
         colour = colours.get(entry.seat_position)
         entries.append(
@@ -60,14 +78,7 @@ def _logged(game: Game, names: dict | None, limit: int) -> list[dict]:
     of it is kept per game and only the records written since are told."""
 
     def told(after: int, upto: int) -> list[dict]:
-        # Rolls asked for and secret draws tell nothing; counted, they would
-        # crowd out entries that do.
-        records = (
-            ActionRecord.objects.filter(game=game, seq__gt=after, seq__lte=upto)
-            .exclude(events=[])
-            .order_by("-seq")
-            .only("seq", "created_at", "events", "actor")[:limit]
-        )
+        records = _TOLD_RECORDS.all(game.pk, after, upto)
         return [
             {
                 "seq": record.seq,
@@ -143,7 +154,7 @@ def since_email(seat: Seat, since: int | None) -> list[dict]:
     game = seat.game
     if since is None or not 0 <= since < game.version:
         return []
-    return decisions_since(game, since, {s.colour: s.name for s in game.seats.all()}, viewer=seat)
+    return decisions_since(game, since, {s.colour: s.name for s in game_seats(game)}, viewer=seat)
 
 
 def local_time(moment, time_zone: str):
@@ -251,7 +262,7 @@ def seat_page(seat: Seat, since: int | None = None) -> dict:
     page it is, and the ``*_initial`` and flags say which forms it has.
     ``since`` is the game version of the email whose link was opened."""
     game = seat.game
-    seats = list(game.seats.all())
+    seats = game_seats(game)
     context: dict = {"seat": seat, "game": game, "seats": seats, "inviting": is_inviting(game)}
     if context["inviting"]:
         context["free_colours"] = free_colours(game, seats)
@@ -305,7 +316,7 @@ def game_colours(game: Game) -> tuple[str, ...]:
 
 
 def seat_names(game: Game) -> dict:
-    return {s.colour: s.name for s in game.seats.all()}
+    return {s.colour: s.name for s in game_seats(game)}
 
 
 def accepted(seat: Seat) -> bool:

@@ -12,6 +12,8 @@ from games import engine
 from games.engine.events import events as engine_events
 from games.models import ActionRecord, Game, Seat
 from games.prepared import PreparedModels
+
+from .seats import game_seats
 from games.randomness import pick_index
 
 from .errors import GameNotRunning, StaleDecision, engine_refusal
@@ -34,8 +36,7 @@ def ruleset_of(game: Game) -> engine.Ruleset:
     return engine.Ruleset.from_json(game.ruleset)
 
 
-_GAME_LOCKED = PreparedModels(lambda pk: Game.objects.select_for_update().filter(pk=pk), integer=True)
-_SEATS_OF_GAME = PreparedModels(lambda game_id: Seat.objects.filter(game_id=game_id), integer=True)
+_GAME_LOCKED = PreparedModels(lambda pk: Game.objects.select_for_update().filter(pk=pk), ["integer"])
 
 
 def game_lock(game_id: int) -> Game:
@@ -53,10 +54,7 @@ def game_lock_with_seats(game_id: int) -> tuple[Game, dict[int, Seat]]:
     """The game row locked (game_lock), then its seats by position: a
     decision needs both, read under the lock, and each read once."""
     game = game_lock(game_id)
-    seats = {seat.position: seat for seat in _SEATS_OF_GAME.all(game_id)}
-    for seat in seats.values():
-        seat.game = game  # one object for the one row, as the decision updates it
-    return game, seats
+    return game, {seat.position: seat for seat in game_seats(game)}
 
 
 def check_running(game: Game) -> None:
