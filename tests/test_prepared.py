@@ -3,12 +3,15 @@ converted and related the same way, and build their SQL once per database."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.db import transaction
 from django.forms.models import model_to_dict
+from django.utils import timezone
 
 from games.models import ActionRecord, Game, Seat
-from games.prepared import Prepared, PreparedModels
+from games.prepared import Prepared, PreparedModels, row_update, rows_insert
 from games.services.game_state import game_lock
 from games.services.links import seat_by_token
 from tests.web.factories import play_steps, seat_at, started_game, tokens
@@ -94,3 +97,52 @@ def test_several_parameters_each_take_their_place(game):
     assert [record.seq for record in between.all(game.pk, 0, 2)] == [1, 2]
     with pytest.raises(TypeError):
         between.all(game.pk, 3)
+
+
+def _record(game, seq: int) -> ActionRecord:
+    return ActionRecord(game=game, seq=seq, seat=1, actor="player", source="web", action="pass", events=[{"type": "x", "n": seq}])
+
+
+def test_inserted_rows_read_back_as_the_ones_bulk_create_writes(game):
+    written = [_record(game, 1000 + n) for n in range(3)]
+    rows_insert(written)
+    expected = [_record(game, 2000 + n) for n in range(3)]
+    ActionRecord.objects.bulk_create(expected)
+    assert all(record.pk is not None and not record._state.adding for record in written)
+
+    def stored(records):
+        return [
+            {k: v for k, v in model_to_dict(ActionRecord.objects.get(pk=r.pk)).items() if k not in ("id", "seq")}
+            for r in records
+        ]
+
+    mine, theirs = stored(written), stored(expected)
+    assert [row.pop("events") for row in mine] == [[{"type": "x", "n": 1000 + n}] for n in range(3)]
+    for row in theirs:
+        row.pop("events")
+    assert mine == theirs
+    assert ActionRecord.objects.get(pk=written[0].pk).created_at is not None
+
+
+def test_more_rows_than_one_statement_takes_are_all_inserted(game):
+    many = [_record(game, 10_000 + n) for n in range(2500)]
+    rows_insert(many)
+    assert ActionRecord.objects.filter(game=game, seq__gte=10_000).count() == 2500
+    assert len({record.pk for record in many}) == 2500
+
+
+def test_an_update_on_a_version_no_longer_there_changes_nothing(game):
+    before = _values(Game.objects.get(pk=game.pk))
+    assert row_update(Game, where={"pk": game.pk, "version": game.version - 1}, values={"state": {}, "version": 0}) == 0
+    assert _values(Game.objects.get(pk=game.pk)) == before
+
+
+def test_an_update_on_the_version_writes_json_and_times(game):
+    when = timezone.now().replace(microsecond=0) + timedelta(hours=5)
+    state = {**game.state, "note": "ü"}
+    changed = row_update(
+        Game, where={"pk": game.pk, "version": game.version}, values={"state": state, "version": game.version + 1, "deadline": when}
+    )
+    assert changed == 1
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.state, stored.version, stored.deadline) == (state, game.version + 1, when)

@@ -176,7 +176,7 @@ else:
 # Rate limits (games.web.limits) count in the cache, which every web process
 # must share: Redis when there is one, else files under VAR_DIR.
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "versailles_site.cache.KeptClientRedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {
         "default": {

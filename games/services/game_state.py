@@ -11,7 +11,7 @@ from django.utils import timezone
 from games import engine
 from games.engine.events import events as engine_events
 from games.models import ActionRecord, Game, Seat
-from games.prepared import PreparedModels
+from games.prepared import PreparedModels, row_update, rows_insert
 
 from .seats import game_seats
 from games.randomness import pick_index
@@ -109,9 +109,8 @@ def state_commit(game: Game, seen_version: int, state: engine.State, records, ne
             fields.update(deadline=deadline, reminder_at=deadline - reminder_lead(game.decision_hours))
     if engine.is_over(state):
         fields.update(status=Game.Status.OVER, ended_at=now, deadline=None, reminder_at=None)
-    updated = Game.objects.filter(pk=game.pk, version=seen_version).update(**fields)
-    if not updated:
+    if not row_update(Game, where={"pk": game.pk, "version": seen_version}, values=fields):
         raise StaleDecision()
-    ActionRecord.objects.bulk_create(records)
+    rows_insert(records)
     for name, value in fields.items():
         setattr(game, name, value)

@@ -30,6 +30,7 @@ from django.utils import timezone
 from games.enqueue import enqueue_on_commit
 from games.mail.compose import email_message, email_render
 from games.models import ActionRecord, Game, Notification, Seat
+from games.prepared import rows_insert
 from games.narrate import event_told
 
 from .links import reply_address, seat_links, seat_url, unsubscribe_url
@@ -128,8 +129,7 @@ def notifications_queue_new(*, game: Game, version: int, emails: list[Email]) ->
     """Write the emails of a game version no row can have yet (the caller
     has just set it under the version rule): one INSERT, no savepoint."""
     rows = [row for row in (_row(game, version, email) for email in emails) if row is not None]
-    if rows:
-        Notification.objects.bulk_create(rows)
+    rows_insert(rows)
     for row in rows:
         enqueue_on_commit("games.notification_send", row.pk)
     return rows

@@ -1,0 +1,51 @@
+"""The Redis page cache keeps one client per pool: the same answers as
+Django's own backend, without a client built for every read."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+from django.core.cache.backends.redis import RedisCache
+
+from bench._common import with_path
+from versailles_site.cache import KeptClientRedisCache
+
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+pytestmark = pytest.mark.skipif(not REDIS_URL, reason="needs Redis (set REDIS_URL)")
+
+
+@pytest.fixture
+def caches():
+    location = with_path(REDIS_URL, "/12")
+    kept, django_own = KeptClientRedisCache(location, {}), RedisCache(location, {})
+    kept.clear()
+    yield kept, django_own
+    kept.clear()
+
+
+def test_what_one_writes_the_other_reads(caches):
+    kept, django_own = caches
+    kept.set("page", {"html": "ü" * 20000}, 60)
+    assert django_own.get("page") == {"html": "ü" * 20000}
+    django_own.set("other", [1, 2], 60)
+    assert kept.get("other") == [1, 2]
+    assert kept.get("missing", "default") == "default"
+
+
+def test_a_client_is_built_once_and_shared_by_threads(caches):
+    kept, _ = caches
+    kept.set("page", "x", 60)
+    seen = []
+
+    def read():
+        seen.append((kept.get("page"), kept._cache.get_client("page")))
+
+    threads = [threading.Thread(target=read) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [value for value, _ in seen] == ["x"] * 4
+    assert len({id(client) for _, client in seen}) == 1
