@@ -316,7 +316,10 @@ def game_colours(game: Game) -> tuple[str, ...]:
 
 
 def seat_names(game: Game) -> dict:
-    return {s.colour: s.name for s in game_seats(game)}
+    """Colour -> name; from the seats a decision read under its lock when
+    ``game`` is the one it returned (names never change in a decision)."""
+    seats = getattr(game, "seats_at_lock", None)
+    return {s.colour: s.name for s in (seats if seats is not None else game_seats(game))}
 
 
 def accepted(seat: Seat) -> bool:

@@ -54,7 +54,11 @@ def game_lock_with_seats(game_id: int) -> tuple[Game, dict[int, Seat]]:
     """The game row locked (game_lock), then its seats by position: a
     decision needs both, read under the lock, and each read once."""
     game = game_lock(game_id)
-    return game, {seat.position: seat for seat in game_seats(game)}
+    seats = game_seats(game)
+    # Kept on the game the decision returns, so what the caller says of it
+    # afterwards ("you pushed Bruno back") needs no second read of the seats.
+    game.seats_at_lock = seats
+    return game, {seat.position: seat for seat in seats}
 
 
 def check_running(game: Game) -> None:

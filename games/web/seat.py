@@ -164,7 +164,7 @@ def seat_act(request, seat, token):
         return redirect("seat", token=token)
     try:
         text = form.notation()
-        decision_submit(seat=seat, text=text, seen_version=form.cleaned_data["version"])
+        decided = decision_submit(seat=seat, text=text, seen_version=form.cleaned_data["version"])
     except StaleDecision as error:
         happened = seat_reads.decisions_since(
             game, form.cleaned_data["version"], seat_reads.seat_names(game), viewer=seat
@@ -182,7 +182,7 @@ def seat_act(request, seat, token):
         messages.error(request, " ".join(error.messages))
         return redirect("seat", token=token)
     messages.success(
-        request, _("Done: %(decision)s.") % {"decision": describe_notation(text, lambda: seat_reads.seat_names(game))}
+        request, _("Done: %(decision)s.") % {"decision": describe_notation(text, lambda: seat_reads.seat_names(decided))}
     )
     return redirect("seat", token=token)
 

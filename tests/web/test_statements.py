@@ -30,11 +30,12 @@ def statements(queries) -> list[str]:
     return [q["sql"] for q in queries.captured_queries if not q["sql"].lstrip().upper().startswith(CONTROL)]
 
 
-def decision_post_statements(game: Game) -> list[str]:
+def decision_post_statements(game: Game, text: str | None = None, client: Client | None = None) -> list[str]:
     state = load_state(game)
     token = tokens(game)[engine.to_move(state)]
-    data = decision_form_data(engine.format_action(engine.default_action(state)), game.decision_version)
-    client = Client()
+    text = text or engine.format_action(engine.default_action(state))
+    data = decision_form_data(text, game.decision_version)
+    client = client or Client()
     with CaptureQueriesContext(connection) as queries:
         response = client.post(f"/s/{token}/act", data)
     assert response.status_code == 302
@@ -58,6 +59,20 @@ def test_a_decision_post_takes_six_statements_at_any_length_of_game():
     deep = decision_post_statements(deep_game())
     assert len(first) == len(deep), (first, deep)
     assert len(deep) <= 6, deep
+
+
+def test_a_devil_push_names_the_pushed_player_without_reading_the_seats_again():
+    """The confirmation says whom the Devil pushed; the names come from the
+    seats the decision read under its lock, not from a read after it."""
+    game = play_until(started_game(4), lambda s: engine.decision_kind(s) == "push", random.Random(5))
+    state = load_state(game)
+    push = next(text for text in map(engine.format_action, engine.legal_actions(state)) if text != "push none")
+    victim = next(seat for seat in game.seats.all() if seat.colour == push.split()[1])
+    client = Client()
+    pushed = decision_post_statements(game, push, client)
+    assert len(pushed) <= 6, pushed
+    page = client.get(f"/s/{tokens(game)[engine.to_move(state)]}/").content.decode()
+    assert f"you pushed {victim.name} back" in page
 
 
 def test_the_deadline_sweep_applies_a_default_in_six_statements():
