@@ -80,6 +80,7 @@ def test_the_engine_imports_only_the_standard_library_and_itself():
         ("games.selectors", ("games.web", "games.tasks", "games.urls")),
         ("games.board", ("games.models", "games.services", "games.selectors", "games.web", "games.mail")),
         ("games.mail", ("games.models", "games.services", "games.selectors", "games.web")),
+        ("games.players", ("games.models", "games.services", "games.selectors", "games.web", "games.tasks", "django")),
         ("games.narrate", ("games.models", "games.services", "games.selectors", "games.web", "games.board")),
         ("games.web", ("games.engine", "games.models", "games.tasks", "django.db")),
         ("games.tasks", ("games.engine", "games.models", "games.selectors", "games.web", "django.db")),

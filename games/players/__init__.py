@@ -1,0 +1,24 @@
+"""Computer players. A computer seat, or a seat on autopilot, decides here:
+at the "strong" level from what its seat may know (observe) and nothing
+else; at the "simple" level as games.autoplay's modest player does."""
+
+from __future__ import annotations
+
+import random
+
+from games.autoplay import sensible_action
+from games.engine import Action, State, observe
+
+from . import strong
+
+LEVELS = ("simple", "strong")
+
+
+def choose(state: State, seat: int, level: str, rng: random.Random) -> Action | None:
+    """The decision of the computer player of ``level`` sitting at ``seat``,
+    which must be the seat to move."""
+    if level == "strong":
+        return strong.decide(observe(state, seat), state.ruleset, rng)
+    if level == "simple":
+        return sensible_action(state, rng)
+    raise ValueError(f"no computer player of level {level!r}")

@@ -1,0 +1,255 @@
+"""The strong computer player: every decision weighed in gold, from its
+observation alone.
+
+- A bid is worth what the lot adds to the gold the player can expect from
+  the races left (race_model), over what it would race with otherwise,
+  averaged over the ways the unseen cards of the lot may fall; gold taken
+  from the rivals counts too, since only the standings matter. It raises by
+  one while the lot is worth more than the price.
+- The Devil pushes whichever chair (or none) leaves the player's expected
+  race gold furthest ahead of its rivals'.
+- The last-placed player's removals take, from each display, the card whose
+  loss (and random refill) helps the player most.
+- An arrangement never changes a team's chances (the die names each slot
+  alike), so the dealt order stays."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from math import comb
+
+from games.engine import Action, Bid, Pass, Push, Remove, Roll, Ruleset
+from games.engine.observe import Observation
+
+from . import race_model
+from .view import drawn, my_seat, team_of, unseen
+
+# Ways the unseen cards of a lot are drawn for one bid.
+LOT_SAMPLES = 12
+# A team's worth in a later race counts this much less for each race between:
+# removals and substitute auctions change teams on the way.
+LATER_RACE_WEIGHT = 0.8
+# Gold kept back from a lot's worth, against the model's errors.
+MARGIN = 1.0
+
+FIELD = None  # a rival whose team is not known yet: a random team
+
+
+def decide(view: Observation, ruleset: Ruleset, rng: random.Random) -> Action | None:
+    decision = view["decision"]
+    if decision == "bid":
+        return _bid(view, ruleset, rng)
+    if decision == "roll":
+        return Roll()
+    if decision == "push":
+        return _push(view, ruleset)
+    if decision == "remove":
+        return _remove(view, ruleset)
+    return None
+
+
+# --- worth of a team ---------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def _field_chances(ruleset: Ruleset, race: int) -> tuple[float, ...]:
+    """finish_chances of a team drawn at random from the whole deck, pushed
+    as often as the deck's share of pushing cards."""
+    pushed = _rounded(_field_push_chance(ruleset))
+    counts = {bearer.code: bearer.count for bearer in ruleset.bearers}
+    size = ruleset.display_size
+    total = comb(ruleset.deck_size, size)
+    mixed = [0.0] * race_model.HORIZON
+    for team in combinations_with_replacement(sorted(counts), size):
+        weight = 1.0
+        for code, n in Counter(team).items():
+            weight *= comb(counts[code], n)
+        weight /= total
+        if weight:
+            for roll, chance in enumerate(race_model.chair_chances(team, ruleset, race, ruleset.start_space, pushed)):
+                mixed[roll] += weight * chance
+    return tuple(mixed)
+
+
+def _rounded(rate: float) -> float:
+    return round(rate / race_model.PUSH_RATE_STEP) * race_model.PUSH_RATE_STEP
+
+
+@lru_cache(maxsize=8)
+def _field_push_chance(ruleset: Ruleset) -> float:
+    pushers = sum(bearer.count for bearer in ruleset.bearers if bearer.push)
+    return pushers / ruleset.deck_size
+
+
+@lru_cache(maxsize=200_000)
+def _race_worth(team: tuple[str, ...], rivals: tuple[tuple[str, ...] | None, ...], ruleset: Ruleset, race: int) -> float:
+    """Expected gold of ``team`` from race ``race`` against ``rivals``' teams."""
+    rates = [race_model.push_chance(team, ruleset)] + [
+        _field_push_chance(ruleset) if rival is FIELD else race_model.push_chance(rival, ruleset) for rival in rivals
+    ]
+    others = max(1, len(rates) - 1)
+    pushed = [min(1.0, (sum(rates) - rate) / others) for rate in rates]
+    mine = race_model.chair_chances(team, ruleset, race, ruleset.start_space, pushed[0])
+    walks = [
+        _field_chances(ruleset, race) if rival is FIELD
+        else race_model.chair_chances(rival, ruleset, race, ruleset.start_space, rate)
+        for rival, rate in zip(rivals, pushed[1:])
+    ]
+    return race_model.expected_prize(mine, [(walk, 0.5) for walk in walks], ruleset.prizes[race - 1], 0)
+
+
+def race_worth(team: Sequence[str], rivals: Sequence[Sequence[str] | None], ruleset: Ruleset, race: int) -> float:
+    return _race_worth(*_keys(team, rivals), ruleset, race)
+
+
+def _keys(team, rivals) -> tuple[tuple[str, ...], tuple[tuple[str, ...] | None, ...]]:
+    return tuple(sorted(team)), tuple(sorted((tuple(sorted(r)) if r is not FIELD else FIELD for r in rivals), key=str))
+
+
+def team_worth(team: Sequence[str], rivals: Sequence[Sequence[str] | None], ruleset: Ruleset, first_race: int) -> float:
+    """Expected gold of ``team`` from race ``first_race`` to the last,
+    later races weighted down."""
+    key, rival_keys = _keys(team, rivals)
+    return sum(
+        LATER_RACE_WEIGHT ** (race - first_race) * _race_worth(key, rival_keys, ruleset, race)
+        for race in range(first_race, ruleset.races + 1)
+    )
+
+
+# --- bids --------------------------------------------------------------------
+
+
+def _bid(view: Observation, ruleset: Ruleset, rng: random.Random) -> Action:
+    auction = view["auction"]
+    assert auction is not None  # a bid is asked for in an auction
+    me = my_seat(view)
+    lowest = 0 if auction["high_bid"] is None else auction["high_bid"] + 1
+    gold = view["players"][me]["gold"]
+    if lowest > gold:
+        return Pass()
+    worth = lot_worth(view, ruleset, rng)
+    return Bid(lowest) if lowest <= min(gold, worth - MARGIN) else Pass()
+
+
+def lot_worth(view: Observation, ruleset: Ruleset, rng: random.Random) -> float:
+    """What buying this lot is worth to the player, in gold."""
+    auction = view["auction"]
+    assert auction is not None
+    me = my_seat(view)
+    known = [card["code"] for card in auction["face_up"] + (auction["my_cards"] or []) if card is not None]
+    missing = max(0, ruleset.lot_size - len(known))
+    pool = unseen(view, ruleset)
+    rivals: list[list[str] | None] = [team_of(view, s) or FIELD for s in range(len(view["players"])) if s != me]
+    first_race = len(view["results"]) + 1
+    players = len(view["players"])
+    mine = team_of(view, me)
+    if mine:
+        otherwise = team_worth(mine, rivals, ruleset, first_race)
+    else:
+        # Without this lot the player buys a later one, or the last team.
+        otherwise = team_worth_of_field(rivals, ruleset, first_race, pool, rng) - ruleset.last_team_price
+    gains = [
+        team_worth(known + drawn(pool, missing, rng), rivals, ruleset, first_race) - otherwise
+        for _ in range(LOT_SAMPLES if missing else 1)
+    ]
+    # What the player gains, its rivals lose: the race prizes are fixed.
+    return sum(gains) / len(gains) * players / (players - 1)
+
+
+def team_worth_of_field(rivals, ruleset: Ruleset, first_race: int, pool: list[str], rng: random.Random) -> float:
+    samples = [team_worth(drawn(pool, ruleset.lot_size, rng), rivals, ruleset, first_race) for _ in range(LOT_SAMPLES)]
+    return sum(samples) / len(samples)
+
+
+# --- the Devil's push ----------------------------------------------------------
+
+
+def _push(view: Observation, ruleset: Ruleset) -> Action:
+    race = view["race"]
+    assert race is not None
+    me = my_seat(view)
+    racing = [
+        player["colour"] for player in view["players"]
+        if race["chairs"][player["colour"]]["status"] == "racing" and player["seat"] != me
+    ]
+    best_target, best_score = None, race_edge(view, ruleset, None)
+    for target in racing:
+        score = race_edge(view, ruleset, target)
+        if score > best_score + 1e-9:
+            best_target, best_score = target, score
+    return Push(best_target)
+
+
+def race_edge(view: Observation, ruleset: Ruleset, pushed: str | None) -> float:
+    """The player's expected gold from this race less its racing rivals'
+    average, if ``pushed`` is pushed back now (None: nobody)."""
+    race = view["race"]
+    assert race is not None
+    me = my_seat(view)
+    players = len(view["players"])
+    back = max(bearer.push for bearer in ruleset.bearers)
+    chairs = {}
+    for seat in range(players):
+        colour = view["players"][seat]["colour"]
+        chair = race["chairs"][colour]
+        if chair["status"] != "racing":
+            continue
+        position = chair["position"]
+        if colour == pushed:
+            position -= back
+            if position < ruleset.lowest_space or position in ruleset.pond_spaces:
+                continue  # in the pond: out of the prizes
+        chairs[seat] = position
+    if me not in chairs:
+        return 0.0
+    # Rolls go round clockwise from the seat after the pusher, who rolls last.
+    order = {seat: (seat - me - 1) % players for seat in chairs}
+    teams = {seat: team_of(view, seat) for seat in chairs}
+    rates = race_model.pushes_received([teams[s] for s in chairs], ruleset)
+    walks = {
+        seat: race_model.chair_chances(teams[seat], ruleset, race["number"], chairs[seat], rate)
+        for seat, rate in zip(chairs, rates)
+    }
+    taken = len(race["arrivals"])
+
+    def worth(seat: int) -> float:
+        rivals = [(walks[s], 1.0 if order[s] < order[seat] else 0.0) for s in chairs if s != seat]
+        return race_model.expected_prize(walks[seat], rivals, race["prizes"], taken)
+
+    rivals = [worth(s) for s in chairs if s != me]
+    return worth(me) - sum(rivals) / max(1, players - 1)
+
+
+# --- the last-placed player's removals ---------------------------------------
+
+
+def _remove(view: Observation, ruleset: Ruleset) -> Action:
+    me = my_seat(view)
+    pool = unseen(view, ruleset)
+    refills = Counter(pool)
+    next_race = len(view["results"]) + 1
+    teams = [team_of(view, seat) for seat in range(len(view["players"]))]
+    picks = []
+    for seat, team in enumerate(teams):
+        rivals = [t for s, t in enumerate(teams) if s != seat]
+
+        # The next race only: teams change again by the one after.
+        def after(slot: int) -> float:
+            rest = team[:slot] + team[slot + 1:]
+            return sum(
+                count * race_worth(rest + [code], rivals, ruleset, next_race) for code, count in refills.items()
+            ) / max(1, len(pool))
+
+        # Ties go to the lower slot.
+        if seat == me:
+            slot = max(range(len(team)), key=lambda s: (after(s), -s))
+        else:
+            slot = min(range(len(team)), key=lambda s: (after(s), s))
+        picks.append((view["players"][seat]["colour"], slot + 1))
+    order = ruleset.colours.index
+    return Remove(tuple(sorted(picks, key=lambda pick: order(pick[0]))))
+
