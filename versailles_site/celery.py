@@ -1,12 +1,16 @@
 import os
 
 from celery import Celery
+from kombu.transport import TRANSPORT_ALIASES
 from celery.signals import after_setup_logger, after_setup_task_logger, task_postrun, task_prerun
 from django.db import close_old_connections
 
 from games.log_filters import HideSeatTokens
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "versailles_site.settings")
+# filesystem:// (the embedded broker) with whole messages only (broker.py);
+# set here, where every process that sends or takes a task starts.
+TRANSPORT_ALIASES["filesystem"] = "versailles_site.broker:Transport"
 
 # Every Celery option lives in settings.py as CELERY_<NAME>, next to the
 # environment variables it depends on.
