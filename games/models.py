@@ -99,7 +99,15 @@ class Seat(models.Model):
     # absences only while one may still be under way or coming.
     away_until = models.DateTimeField(null=True, blank=True, verbose_name=_("away until"))
     digest_sent_at = models.DateTimeField(null=True, blank=True, verbose_name=_("digest sent at"))
-    # Autopilot: standing orders and defaults decide for this seat at once.
+    class Computer(models.TextChoices):
+        SIMPLE = "simple", _("simple computer player")
+        STRONG = "strong", _("strong computer player")
+
+    # A computer player sits here (games.players): it is sent no email and
+    # decides in a Celery task as soon as it is to move.
+    computer = models.CharField(max_length=10, choices=Computer.choices, blank=True, verbose_name=_("computer player"))
+    # Autopilot: standing orders decide for this seat at once, and the strong
+    # computer player decides the rest.
     autopilot = models.BooleanField(default=False, verbose_name=_("autopilot"))
     autopilot_reason = models.CharField(max_length=20, blank=True, verbose_name=_("autopilot reason"))
     missed_deadlines = models.PositiveSmallIntegerField(default=0, verbose_name=_("missed deadlines in a row"))
@@ -130,6 +138,7 @@ class ActionRecord(models.Model):
         DEADLINE = "deadline", _("deadline")
         ORDER = "order", _("standing order")
         AUTOPILOT = "autopilot", _("autopilot")
+        COMPUTER = "computer", _("computer player")
         MODERATOR = "moderator", _("moderator")
 
     class Source(models.TextChoices):

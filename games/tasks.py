@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games.services import inbound, outbox, setup, sweeps
+from games.services import computer, inbound, outbox, setup, sweeps
 
 # State-changing tasks are idempotent by the version rule (or by the outbox
 # claim), so a task redelivered after a worker died is harmless.
@@ -51,6 +51,11 @@ def notifications_sweep() -> int:
 @shared_task(name="games.digests_send", **STATE_CHANGING)
 def digests_send() -> int:
     return sweeps.digests_send()
+
+
+@shared_task(name="games.computer_moves", **STATE_CHANGING)
+def computer_moves(game_id: int) -> int:
+    return computer.computer_moves(game_id=game_id)
 
 
 @shared_task(name="games.inbound_process", **STATE_CHANGING)

@@ -10,13 +10,15 @@ from games import engine
 from games.models import DECISION_HOURS, DEFAULT_DECISION_HOURS, Absence, Game, Seat
 
 __all__ = [
-    "ABSENCE_MODES", "CLASSIC_RULESET", "DECISION_HOURS", "DEFAULT_DECISION_HOURS", "EMAIL_MODES",
+    "ABSENCE_MODES", "CLASSIC_RULESET", "COMPUTER_SIMPLE", "COMPUTER_STRONG", "DECISION_HOURS", "DEFAULT_DECISION_HOURS", "EMAIL_MODES",
     "GAME_STATUSES", "LANGUAGE_CHOICES", "RULESET_NAMES", "players_range",
 ]
 
 RULESET_NAMES = sorted(engine.RULESETS)
 CLASSIC_RULESET = engine.CLASSIC.name
 ABSENCE_MODES = Absence.Mode.choices
+COMPUTER_STRONG = Seat.Computer.STRONG.value
+COMPUTER_SIMPLE = Seat.Computer.SIMPLE.value
 EMAIL_MODES = Seat.EmailMode.choices
 GAME_STATUSES = Game.Status.choices
 # Each language named in itself ("Deutsch", not "German"): a player who reads

@@ -8,7 +8,7 @@ import zoneinfo
 
 from django.utils import timezone
 from django.utils.translation import get_language
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from games import engine
 from games.board.svg import board_svg
@@ -97,17 +97,18 @@ def _logged(game: Game, names: dict | None, limit: int) -> list[dict]:
 
 # Who or what decided, when it was not the player of that seat.
 _MADE_BY = {
-    ActionRecord.Actor.DEADLINE: _lazy("the deadline (the default of the rules)"),
-    ActionRecord.Actor.ORDER: _lazy("a standing order"),
-    ActionRecord.Actor.AUTOPILOT: _lazy("the autopilot"),
-    ActionRecord.Actor.MODERATOR: _lazy("a moderator"),
+    ActionRecord.Actor.DEADLINE: gettext_lazy("the deadline (the default of the rules)"),
+    ActionRecord.Actor.ORDER: gettext_lazy("a standing order"),
+    ActionRecord.Actor.AUTOPILOT: gettext_lazy("the autopilot"),
+    ActionRecord.Actor.COMPUTER: gettext_lazy("a computer player"),
+    ActionRecord.Actor.MODERATOR: gettext_lazy("a moderator"),
 }
 # The same, told to the player whose seat it was.
 _MADE_FOR_YOU = {
-    ActionRecord.Actor.DEADLINE: _lazy("your deadline passed and the default was applied for you"),
-    ActionRecord.Actor.ORDER: _lazy("your standing order decided for you"),
-    ActionRecord.Actor.AUTOPILOT: _lazy("the autopilot decided for you"),
-    ActionRecord.Actor.MODERATOR: _lazy("a moderator decided for you"),
+    ActionRecord.Actor.DEADLINE: gettext_lazy("your deadline passed and the default was applied for you"),
+    ActionRecord.Actor.ORDER: gettext_lazy("your standing order decided for you"),
+    ActionRecord.Actor.AUTOPILOT: gettext_lazy("the autopilot decided for you"),
+    ActionRecord.Actor.MODERATOR: gettext_lazy("a moderator decided for you"),
 }
 
 

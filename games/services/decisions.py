@@ -3,11 +3,14 @@ autopilot's, each applied under the version rule, then the emails it causes."""
 
 from __future__ import annotations
 
+import random
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import engine
+from games import engine, players
+from games.enqueue import enqueue_on_commit
 from games.models import ActionRecord, Game, Seat
 
 from .errors import NotYourTurn, RefusedAction, StaleDecision, engine_refusal
@@ -23,7 +26,7 @@ from .game_state import (
 )
 from .notices import notices_after_decision
 from .orders import order_action
-from .timing import on_autopilot
+from .timing import computer_level
 
 
 # A game where standing orders answer everything still ends: this many
@@ -34,23 +37,43 @@ MISSED_DEADLINES_FOR_AUTOPILOT = 3
 
 
 def _apply_orders(game: Game, state: engine.State, seats: dict[int, Seat], version: int, records: list):
-    """Let standing orders answer every decision they cover, at once; a seat
-    on autopilot gets the default for everything else."""
-    now = timezone.now()
+    """Let standing orders answer every decision they cover, at once. What
+    they leave to a computer player (a computer seat's, or the autopilot's)
+    is decided in a task, never in this request."""
     for _ in range(ORDER_STEPS_MAX):
         mover = engine.to_move(state)
         seat = seats.get(mover)
         if seat is None:
             break
         action = order_action(seat.standing_orders, state)
-        actor = ActionRecord.Actor.ORDER
-        if action is None and on_autopilot(seat, now):
-            action, actor = engine.default_action(state), ActionRecord.Actor.AUTOPILOT
         if action is None:
             break
-        step = Step(mover, action, actor, ActionRecord.Source.SERVER)
+        step = Step(mover, action, ActionRecord.Actor.ORDER, ActionRecord.Source.SERVER)
         state, version = apply_with_chance(game, state, step, version, records)
     return state, version
+
+
+def computer_actor(seat: Seat) -> str:
+    return ActionRecord.Actor.COMPUTER if seat.computer else ActionRecord.Actor.AUTOPILOT
+
+
+def _computer_turn_enqueue(game: Game, state: engine.State, seats: dict[int, Seat]) -> None:
+    """After commit, a task lets the computer player decide if one is to move."""
+    seat = seats.get(engine.to_move(state))
+    if seat is not None and not engine.is_over(state) and computer_level(seat, timezone.now()):
+        enqueue_on_commit("games.computer_moves", game.pk)
+
+
+def _pending(game_id: int, seen_version: int) -> tuple[Game, dict[int, Seat], engine.State, int | None]:
+    """The game locked with its seats, its state and the seat to move, while
+    ``seen_version`` is still its pending decision."""
+    game, seats = game_lock_with_seats(game_id)
+    # Stale first: a decision someone else made may also have ended the game.
+    if seen_version != game.decision_version:
+        raise StaleDecision()
+    check_running(game)
+    state = load_state(game)
+    return game, seats, state, engine.to_move(state)
 
 
 def decision_submit(
@@ -59,13 +82,8 @@ def decision_submit(
     """A player's decision in the notation (``bid 12``), for the decision
     their page showed (``seen_version`` is the game's decision_version then)."""
     with transaction.atomic():
-        game, seats = game_lock_with_seats(seat.game_id)
-        # Stale first: a decision someone else made may also have ended the game.
-        if seen_version != game.decision_version:
-            raise StaleDecision()
-        check_running(game)
-        state = load_state(game)
-        if engine.to_move(state) != seat.position:
+        game, seats, state, mover = _pending(seat.game_id, seen_version)
+        if mover != seat.position:
             raise NotYourTurn()
         try:
             action = engine.parse(text, state.ruleset)
@@ -98,20 +116,21 @@ def deadline_expire(
     actor: str = ActionRecord.Actor.DEADLINE,
 ) -> Game:
     """The pending decision ``seen_version`` ran out of time: apply the seat's
-    standing order if one covers it, else the default from RULES.md."""
+    standing order if one covers it, else the computer player's decision for
+    a seat one plays, else the default from RULES.md."""
     with transaction.atomic():
-        game, seats = game_lock_with_seats(game_id)
-        if seen_version != game.decision_version:
-            raise StaleDecision()
-        check_running(game)
-        state = load_state(game)
-        mover = engine.to_move(state)
+        game, seats, state, mover = _pending(game_id, seen_version)
         seat = seats.get(mover)
         action = order_action(seat.standing_orders, state) if seat else None
+        level = computer_level(seat, timezone.now()) if seat and action is None else None
+        if level:
+            # A computer player that missed its turn (its task was lost)
+            # decides now, as it would have then.
+            action, actor = players.choose(state, mover, level, random.Random()), computer_actor(seat)
         action = action or engine.default_action(state)
         if action is None:
             raise StaleDecision()
-        if seat is not None and source == ActionRecord.Source.TIMER:
+        if seat is not None and source == ActionRecord.Source.TIMER and not level:
             _count_missed(seat)
         return _decide(game, seats, state, Step(mover, action, actor, source))
 
@@ -128,16 +147,35 @@ def _count_missed(seat: Seat) -> None:
         setattr(seat, name, value)
 
 
-def _decide(game: Game, seats: dict[int, Seat], state: engine.State, step: Step | None) -> Game:
+def _decide(
+    game: Game, seats: dict[int, Seat], state: engine.State, step: Step | None, *, computer_turn: bool = True
+) -> Game:
     """Apply ``step`` and what follows it, under the lock
-    game_lock_with_seats took (``seats`` are the game's, read under it)."""
+    game_lock_with_seats took (``seats`` are the game's, read under it).
+    ``computer_turn`` False: the caller is the computer players' own task,
+    which goes on by itself."""
     seen = game.version
     records: list[ActionRecord] = []
     state, version = apply_with_chance(game, state, step, seen, records)
     state, version = _apply_orders(game, state, seats, version, records)
     state_commit(game, seen, state, records, version, decision_changed=True, seats=seats)
     notices_after_decision(game, state, seats, records)
+    if computer_turn:
+        _computer_turn_enqueue(game, state, seats)
     return game
+
+
+def computer_decision(*, game_id: int, seen_version: int, action: engine.Action) -> Game | None:
+    """The computer player's decision for the pending decision
+    ``seen_version``, chosen outside the lock; None if the seat to move is
+    no longer a computer player's."""
+    with transaction.atomic():
+        game, seats, state, mover = _pending(game_id, seen_version)
+        seat = seats.get(mover)
+        if seat is None or not computer_level(seat, timezone.now()):
+            return None
+        step = Step(mover, action, computer_actor(seat), ActionRecord.Source.SERVER)
+        return _decide(game, seats, state, step, computer_turn=False)
 
 
 def orders_apply_now(*, game_id: int) -> Game:
@@ -149,9 +187,10 @@ def orders_apply_now(*, game_id: int) -> Game:
             return game
         state = load_state(game)
         seat = seats.get(engine.to_move(state))
-        if seat is None or (
-            order_action(seat.standing_orders, state) is None and not on_autopilot(seat, timezone.now())
-        ):
+        if seat is None:
+            return game
+        if order_action(seat.standing_orders, state) is None:
+            _computer_turn_enqueue(game, state, seats)
             return game
         return _decide(game, seats, state, None)
 

@@ -4,6 +4,7 @@ since its last decision), race results, the end, and reminders."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 
 from games import engine
 from games.models import ActionRecord, Game, Notification, Seat
@@ -11,6 +12,7 @@ from games.narrate import event_told
 
 from .game_state import load_state
 from .outbox import Email, notification_queue, notifications_queue_new
+from .timing import computer_level
 
 
 def decision_context(game: Game, state: engine.State, seat: Seat, names: dict, since: list[dict] | None) -> dict:
@@ -44,7 +46,8 @@ def notices_after_decision(game: Game, state: engine.State, seats: dict[int, Sea
                 Email(seat, "race", "race", {"events": finished_races, "names": names, "races": [e["number"] for e in finished_races]})
             )
     seat = None if engine.is_over(state) else seats.get(engine.to_move(state))
-    if seat is not None:
+    # A computer player (the autopilot's too) decides without being told.
+    if seat is not None and not computer_level(seat, timezone.now()):
         context = decision_context(game, state, seat, names, since=None)
         emails.append(Email(seat, "turn", "turn", context, {"ruleset": game.ruleset, "names": names}))
     notifications_queue_new(game=game, version=game.version, emails=emails)

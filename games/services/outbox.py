@@ -93,6 +93,8 @@ def _row(game: Game, version: int, email: Email) -> Notification | None:
     if "link" in email.context:
         raise ValueError("the seat link is added when the email is written, never stored")
     seat = email.seat
+    if seat.computer:
+        return None  # a computer player reads no email
     if (seat.email_undeliverable or seat.emails_stopped) and email.kind not in ESSENTIAL_KINDS:
         return None
     return Notification(

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Sequence
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import engine
 from games.models import DECISION_HOURS, Game, Notification, Seat
@@ -30,18 +32,23 @@ def game_create(
     decision_hours: int,
     ruleset_name: str,
     language: str | None = None,
+    computers: Sequence[str] = (),
 ) -> Game:
     """A game waiting for its players; every seat, the host's too, is mailed its
-    link, in the host's ``language`` until each player chooses their own."""
+    link, in the host's ``language`` until each player chooses their own.
+    ``computers`` are the levels of the computer players who fill the other
+    seats; they sit down at once, so the people's acceptances start the game."""
     try:
         ruleset = engine.get_ruleset(ruleset_name)
     except KeyError:
         raise ServiceError(_("Unknown ruleset.")) from None
     host_name = name_clean(host_name)
     emails = [host_email.strip().lower()] + [e.strip().lower() for e in other_emails]
-    if not ruleset.min_players <= len(emails) <= ruleset.max_players:
+    if any(level not in Seat.Computer.values for level in computers):
+        raise ServiceError(_("Choose computer players from the levels offered."))
+    if not ruleset.min_players <= len(emails) + len(computers) <= ruleset.max_players:
         raise ServiceError(
-            _("A game has %(low)d to %(high)d players, the host included.")
+            _("A game has %(low)d to %(high)d players, the host and the computer players included.")
             % {"low": ruleset.min_players, "high": ruleset.max_players}
         )
     if len(set(emails)) != len(emails):
@@ -65,6 +72,7 @@ def game_create(
                 seat.display_name = host_name
             link_issue(seat)
             seats.append(seat)
+        seats += _computer_seats(game, ruleset, computers, first_position=len(seats), language=language)
         Seat.objects.bulk_create(seats)
         host = seats[0]
         for seat in Seat.objects.filter(game=game).select_related("game"):
@@ -73,6 +81,24 @@ def game_create(
                 context={"host": {"name": host.name}, "players": len(seats)},
             )
     return game
+
+
+def _computer_seats(game: Game, ruleset: engine.Ruleset, levels: Sequence[str], *, first_position: int, language: str) -> list[Seat]:
+    """Computer players, seated: named in the host's language, in the last
+    colours of the ruleset, so the people choose from the usual ones."""
+    names = {Seat.Computer.SIMPLE: gettext_noop("Simple computer %(number)d"), Seat.Computer.STRONG: gettext_noop("Strong computer %(number)d")}
+    colours = list(reversed(ruleset.colours))
+    seats = []
+    with translation.override(language):
+        for index, level in enumerate(levels):
+            number = levels[: index + 1].count(level)
+            seat = Seat(
+                game=game, position=first_position + index, email="", language=language, computer=level,
+                colour=colours[index], display_name=_(names[level]) % {"number": number}, accepted_at=timezone.now(),
+            )
+            link_issue(seat)
+            seats.append(seat)
+    return seats
 
 
 def seat_accept(*, seat: Seat, colour: str, display_name: str, time_zone: str, language: str | None = None) -> Seat:

@@ -17,6 +17,8 @@ from games.services.names import name_problem
 from games.selectors.options import (
     ABSENCE_MODES,
     CLASSIC_RULESET,
+    COMPUTER_SIMPLE,
+    COMPUTER_STRONG,
     DECISION_HOURS,
     DEFAULT_DECISION_HOURS,
     EMAIL_MODES,
@@ -54,9 +56,18 @@ class NewGameForm(forms.Form):
     host_email = forms.EmailField(label=_("Your email address"), max_length=254)
     other_emails = forms.CharField(
         label=_("The other players' email addresses"),
-        help_text=_("One per line: 2 to 5 addresses."),
+        help_text=_("One per line. Computer players can fill the seats of those you leave out."),
         widget=forms.Textarea(attrs={"rows": 5, "autocapitalize": "none", "spellcheck": "false"}),
         max_length=2000,
+        required=False,
+    )
+    strong_computers = forms.TypedChoiceField(
+        label=_("Strong computer players"), choices=[(n, n) for n in range(6)], coerce=int, initial=0, required=False, empty_value=0,
+        help_text=_("They weigh every bid and push; a fair test for anyone."),
+    )
+    simple_computers = forms.TypedChoiceField(
+        label=_("Simple computer players"), choices=[(n, n) for n in range(6)], coerce=int, initial=0, required=False, empty_value=0,
+        help_text=_("They bid by what they can see, and play the defaults otherwise."),
     )
     decision_hours = forms.TypedChoiceField(
         label=_("Time allowed per decision"),
@@ -82,16 +93,25 @@ class NewGameForm(forms.Form):
                 raise ValidationError(_("%(address)s is not an email address.") % {"address": address[:80]})
         return [address.lower() for address in raw]
 
+    def computers(self) -> list[str]:
+        """The computer players' levels, once the form is valid."""
+        data = self.cleaned_data
+        return [COMPUTER_STRONG] * data["strong_computers"] + [COMPUTER_SIMPLE] * data["simple_computers"]
+
     def clean(self):
         data = super().clean()
         host, others = data.get("host_email"), data.get("other_emails")
+        computers = data.get("strong_computers", 0) + data.get("simple_computers", 0)
         if host and others is not None:
             fewest, most = players_range(data.get("ruleset") or CLASSIC_RULESET)
-            low, high = fewest - 1, most - 1
-            if not low <= len(others) <= high:
+            players = 1 + len(others) + computers
+            if not fewest <= players <= most:
                 self.add_error(
                     "other_emails",
-                    _("Give %(low)d to %(high)d other addresses.") % {"low": low, "high": high},
+                    _(
+                        "A game has %(low)d to %(high)d players: you, the addresses you give and the "
+                        "computer players make %(players)d."
+                    ) % {"low": fewest, "high": most, "players": players},
                 )
             elif len(set(others + [host.lower()])) != len(others) + 1:
                 self.add_error("other_emails", _("Each player needs their own email address."))

@@ -59,6 +59,7 @@ def game_new(request):
                 decision_hours=data["decision_hours"],
                 ruleset_name=data["ruleset"],
                 language=request.LANGUAGE_CODE,
+                computers=form.computers(),
             )
         except ServiceError as error:
             form.add_error(None, error.message)

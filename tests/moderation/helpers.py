@@ -8,15 +8,18 @@ from games import engine
 from games.models import Game, HelpRequest, ModerationEntry, Notification, Seat
 from games.narrate import colour_name
 from games.services.game_state import load_state
+from tests.web.factories import computer_turns
 
 
 def act(client, game: Game, action: str, reason: str = "player ill", follow: bool = False, **data):
     """POST one moderation action as the moderators' page form does."""
-    return client.post(
+    response = client.post(
         f"/mod/g/{game.public_id}/act",
         {"action": action, "reason": reason, **{k: str(v) for k, v in data.items()}},
         follow=follow,
     )
+    computer_turns(game)
+    return response
 
 
 def text_of(response) -> str:
@@ -94,4 +97,5 @@ def play_with_silent_seats(game: Game, silent: set[int], traveller, until, rng=N
             action = options[rng.randrange(len(options))]
             seat = Seat.objects.select_related("game").get(game=game, position=position)
             decision_submit(seat=seat, text=engine.format_action(action), seen_version=game.decision_version)
+        computer_turns(game)
     raise AssertionError("the condition was never reached")

@@ -7,6 +7,7 @@ import random
 
 from games import engine
 from games.models import Game, Seat
+from games.services.computer import computer_moves
 from games.services.links import seat_token
 from games.services.decisions import decision_submit
 from games.services.game_state import load_state
@@ -59,8 +60,15 @@ def play_steps(game: Game, steps: int, rng: random.Random | None = None, choose=
             text=engine.format_action(action),
             seen_version=game.decision_version,
         )
+        computer_turns(game)
     game.refresh_from_db()
     return game
+
+
+def computer_turns(game: Game) -> int:
+    """What the computer players' task does after a commit (a test inside a
+    transaction runs no work after commit): their decisions, if one is to move."""
+    return computer_moves(game_id=game.pk)
 
 
 def play_until(game: Game, done, rng: random.Random | None = None, limit: int = 5000) -> Game:
