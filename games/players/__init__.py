@@ -9,8 +9,9 @@ import random
 from games.autoplay import sensible_action
 from games.engine import Action, State, observe
 
-from . import strong
+from . import playout, strong
 
+# Offered at the table; "playout" is the bench's yardstick.
 LEVELS = ("simple", "strong")
 
 
@@ -21,4 +22,6 @@ def choose(state: State, seat: int, level: str, rng: random.Random) -> Action | 
         return strong.decide(observe(state, seat), state.ruleset, rng)
     if level == "simple":
         return sensible_action(state, rng)
+    if level == "playout":
+        return playout.decide(state, seat, rng)
     raise ValueError(f"no computer player of level {level!r}")

@@ -10,6 +10,7 @@ from games.autoplay import chance_action
 from games.engine import CHANCE, CLASSIC, apply, decision_kind, is_over, legal_actions, new_game, observe, to_move
 from games.players import choose
 from games.players import race_model
+from games.players.playout import determinized
 from games.players.strong import team_worth
 
 
@@ -28,26 +29,6 @@ def states_with_a_decision(seed: int, kinds: set[str]):
         state = apply(state, seat, choose(state, seat, "simple", rng))
 
 
-def secrets_swapped(state, seat: int, rng: random.Random):
-    """The same state with every card ``seat`` may not know (the deck, the
-    discard pile, the other bidders' hands) dealt anew among those places."""
-    auction = state.auction
-    hidden_hands = [] if auction is None else [i for i, bidder in enumerate(auction.bidders) if bidder != seat]
-    hidden = list(state.deck) + list(state.discard)
-    for index in hidden_hands:
-        hidden += auction.hands[index]
-    rng.shuffle(hidden)
-    deck, hidden = hidden[: len(state.deck)], hidden[len(state.deck):]
-    discard, hidden = hidden[: len(state.discard)], hidden[len(state.discard):]
-    changes = {"deck": tuple(sorted(deck)), "discard": tuple(discard)}
-    if auction is not None:
-        hands = list(auction.hands)
-        for index in hidden_hands:
-            hands[index], hidden = tuple(hidden[: len(hands[index])]), hidden[len(hands[index]):]
-        changes["auction"] = auction._replace(hands=tuple(hands))
-    return state._replace(**changes)
-
-
 def test_the_strong_players_decision_depends_only_on_what_its_seat_may_know():
     rng = random.Random(3)
     compared = hands_differed = 0
@@ -55,7 +36,7 @@ def test_the_strong_players_decision_depends_only_on_what_its_seat_may_know():
         for state, seat in states_with_a_decision(seed, {"bid", "push", "remove"}):
             if rng.random() > 0.3:
                 continue
-            swapped = secrets_swapped(state, seat, rng)
+            swapped = determinized(state, seat, rng)
             assert observe(swapped, seat) == observe(state, seat)
             if state.auction is not None and swapped.auction.hands != state.auction.hands:
                 kinds = [[CLASSIC.code_of(c) for c in hand] for hand in state.auction.hands]
