@@ -14,7 +14,7 @@ from django.urls import URLPattern
 from games import urls as game_urls
 from games.models import HelpRequest, ModerationEntry, Seat
 from games.services import moderation
-from tests.web.factories import seat_at, tokens
+from tests.web.factories import computer_turns, seat_at, tokens
 
 from .conftest import MODERATOR_PASSWORD
 from .helpers import act, mover, snapshot, text_of
@@ -122,6 +122,7 @@ def test_a_moderator_cannot_act_without_a_reason(mod_client, moderator, game, ac
         moderation.game_pause(moderator=moderator, game=game, reason="setting up")
     if action == "autopilot_off":
         Seat.objects.filter(game=game, position=1).update(autopilot=True, autopilot_reason="moderator")
+        computer_turns(game)  # what switching it on lets the computer player decide, settled first
     if action == "help_handled":
         data["help"] = HelpRequest.objects.create(game=game, seat=seat_at(game, 1), message="help me").pk
     before = snapshot(game)
