@@ -96,8 +96,8 @@ class GameAdmin(ReadOnlyAdmin):
 
 @admin.register(Seat)
 class SeatAdmin(ReadOnlyAdmin):
-    list_display = ("game", "position", "colour", "display_name", "email", "autopilot", "email_undeliverable")
-    list_filter = ("autopilot", "email_undeliverable", "emails_stopped")
+    list_display = ("game", "position", "colour", "display_name", "email", "computer", "autopilot", "email_undeliverable")
+    list_filter = ("computer", "autopilot", "email_undeliverable", "emails_stopped")
     search_fields = ("email", "display_name", "game__public_id")
     fields = (
         "game",
@@ -111,6 +111,7 @@ class SeatAdmin(ReadOnlyAdmin):
         "email_mode",
         "email_undeliverable",
         "emails_stopped",
+        "computer",
         "autopilot",
         "autopilot_reason",
         "missed_deadlines",

@@ -304,3 +304,24 @@ class Absence(models.Model):
     class Meta:
         verbose_name = _("absence")
         verbose_name_plural = _("absences")
+
+
+class HomeLink(models.Model):
+    """A link to the page listing every game one address plays: a secret of
+    its own, derived from the nonce as seat links are (services.links), of
+    which only the hash is stored; it opens the list, expires and can be
+    revoked."""
+
+    email = models.EmailField(db_index=True, verbose_name=_("email address"))
+    nonce = models.CharField(max_length=32, verbose_name=_("link nonce"))
+    token_hash = models.CharField(max_length=64, unique=True, verbose_name=_("link hash"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    expires_at = models.DateTimeField(verbose_name=_("expires at"))
+    revoked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("revoked at"))
+
+    class Meta:
+        verbose_name = _("link to a player's games")
+        verbose_name_plural = _("links to players' games")
+
+    def __str__(self) -> str:
+        return _("games of %(email)s") % {"email": self.email}

@@ -2,7 +2,7 @@ from django.urls import path
 
 from django.contrib.auth import views as auth_views
 
-from games.web import dev, moderation, public, seat
+from games.web import dev, home, moderation, public, seat
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -28,6 +28,8 @@ urlpatterns = [
     path("g/<str:public_id>/state.json", public.spectator_json, name="spectator_json"),
     path("g/<str:public_id>/verify", public.verify, name="verify"),
     path("link/", public.link_resend_view, name="link_resend"),
+    path("h/<str:token>/", home.home_games_view, name="home_games"),
+    path("h/<str:token>/end", home.home_revoke_view, name="home_revoke"),
     path("link/sent/", public.link_sent, name="link_sent"),
     path("mod/", moderation.dashboard, name="mod_dashboard"),
     path(

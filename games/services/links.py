@@ -21,7 +21,7 @@ import secrets
 from django.conf import settings
 from django.urls import reverse
 
-from games.models import Game, Seat
+from games.models import Game, HomeLink, Seat
 from games.prepared import PreparedModels
 
 # Longer than any token we issue: a longer one is not looked up.
@@ -152,6 +152,41 @@ def seat_token_made_here(token: str, *, public_id: str, position: int, nonce: st
 
 def seat_url(seat: Seat) -> str:
     return settings.SITE_URL + reverse("seat", args=[seat_token(seat)])
+
+
+def _home_secret(link: HomeLink, key: str | None = None) -> str:
+    return _short(_digest_of(key or settings.SECRET_KEY, "home", "", 0, link.nonce))
+
+
+def home_link_fill(link: HomeLink) -> None:
+    """Give the (unsaved) home link its secret: a new nonce, and its hash."""
+    link.nonce = secrets.token_hex(16)
+    link.token_hash = token_hash(_home_secret(link))
+
+
+def home_token(link: HomeLink) -> str:
+    """The secret whose hash the home link stores, under whichever accepted
+    key made it (as seat_token)."""
+    for key in _keys():
+        token = _home_secret(link, key)
+        if token_hash(token) == link.token_hash:
+            return token
+    return _home_secret(link)
+
+
+def home_link_by_token(token: str) -> HomeLink | None:
+    """The home link a secret opens (revoked or expired ones too: the page
+    says which), or None for a forged or mistyped one."""
+    if not token or len(token) > TOKEN_MAX:
+        return None
+    link = HomeLink.objects.filter(token_hash=token_hash(token)).first()
+    if link is None or not _any_key_matches(lambda key: _home_secret(link, key), token):
+        return None
+    return link
+
+
+def home_url(link: HomeLink) -> str:
+    return settings.SITE_URL + reverse("home_games", args=[home_token(link)])
 
 
 def seat_links(*, seat_ids: list[int], email: str) -> list[dict]:

@@ -29,11 +29,12 @@ from django.utils import timezone
 
 from games.enqueue import enqueue_on_commit
 from games.mail.compose import email_message, email_render
-from games.models import ActionRecord, Game, Notification, Seat
+from games.models import ActionRecord, Game, HomeLink, Notification, Seat
 from games.prepared import rows_insert
 from games.narrate import event_told
 
-from .links import reply_address, seat_links, seat_url, unsubscribe_url
+from .home import HOME_LINK_DAYS
+from .links import home_url, reply_address, seat_links, seat_url, unsubscribe_url
 from .tracking import notification_tag
 
 log = logging.getLogger(__name__)
@@ -154,6 +155,9 @@ def _written(notification: Notification) -> Notification:
             context["link"] += "?" + urlencode({"since": notification.version})
     if "seat_ids" in context:
         context["games"] = seat_links(seat_ids=context["seat_ids"], email=notification.to_email)
+    if "home_id" in context:
+        home = HomeLink.objects.filter(pk=context["home_id"]).first()
+        context.update(home_link=home_url(home) if home is not None else None, home_days=HOME_LINK_DAYS)
     if notification.kind == "turn" and "since_events" not in context and seat is not None:
         context["since_events"] = since_last_decision(notification.game_id, seat.position, notification.version)
     notification.subject, notification.body_text, notification.body_html = email_render(

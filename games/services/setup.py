@@ -18,6 +18,7 @@ from games.randomness import commitment, new_seed
 from .errors import ServiceError
 from .decisions import game_begin
 from .game_state import game_lock
+from .home import home_link_issue
 from .links import LINKS_STATUSES, link_issue
 from .names import name_clean
 from .outbox import notification_queue
@@ -139,23 +140,21 @@ def seat_accept(*, seat: Seat, colour: str, display_name: str, time_zone: str, l
 
 
 def link_resend(*, email: str) -> bool:
-    """One email to this address listing its seat link in every game not over,
-    or none if it plays nowhere. Runs in a task: the page that asks answers
-    the same, as fast, whether or not the address plays."""
+    """One email to this address with a link to the page of all its games
+    (a new one each time) and its seat link in every game not over, or none
+    if it plays nowhere. Runs in a task: the page that asks answers the
+    same, as fast, whether or not the address plays."""
     email = email.strip().lower()
-    seats = list(
-        Seat.objects.select_related("game")
-        .filter(email=email, game__status__in=LINKS_STATUSES)
-        .order_by("-game__created_at", "pk")
-    )
+    seats = list(Seat.objects.select_related("game").filter(email=email).order_by("-game__created_at", "pk"))
     if not seats:
         return False
     first = seats[0]
     with transaction.atomic():
+        home = home_link_issue(email=email)
         earlier = Notification.objects.filter(seat=first, kind="links").count()
-        # Only seat ids: the links are written by the sender (outbox._written).
+        # Only ids: the links are written by the sender (outbox._written).
         queued = notification_queue(
             game=first.game, seat=first, kind="links", version=earlier, template="links",
-            context={"seat_ids": [seat.pk for seat in seats]},
+            context={"seat_ids": [seat.pk for seat in seats if seat.game.status in LINKS_STATUSES], "home_id": home.pk},
         )
     return queued is not None

@@ -453,12 +453,10 @@ def without_csrf(response) -> str:
 
 
 def test_an_address_that_plays_nowhere_gets_the_same_answer_and_no_mail(client, django_capture_on_commit_callbacks):
-    over = finished(started_game(3))
-    Seat.objects.filter(game=over, position=0).update(email="retired@example.com")
     started_game(3)
     playing, playing_sent = sent_links(django_capture_on_commit_callbacks, client, "p1@example.com")
     before = snapshot()
-    for email in ("nobody@example.com", "retired@example.com", "p1@example.org"):
+    for email in ("nobody@example.com", "p1@example.org"):
         stranger, stranger_sent = sent_links(django_capture_on_commit_callbacks, client, email)
         assert stranger_sent == []
         assert stranger.status_code == playing.status_code == 302
@@ -467,6 +465,15 @@ def test_an_address_that_plays_nowhere_gets_the_same_answer_and_no_mail(client, 
         assert without_csrf(Client().get(stranger["Location"])) == without_csrf(Client().get(playing["Location"]))
     assert playing_sent
     assert snapshot() == before
+
+
+def test_an_address_whose_games_are_all_over_gets_the_link_to_its_games_and_no_seat_link(client, django_capture_on_commit_callbacks):
+    over = finished(started_game(3))
+    Seat.objects.filter(game=over, position=0).update(email="retired@example.com")
+    response, sent = sent_links(django_capture_on_commit_callbacks, client, "retired@example.com")
+    assert response.status_code == 302
+    (email,) = sent
+    assert "/h/" in email.body and "/s/" not in email.body
 
 
 @pytest.mark.parametrize(

@@ -15,8 +15,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games.models import Game, Notification, Seat
-from games.services.links import seat_token, token_hash
+from games.models import Game, HomeLink, Notification, Seat
+from games.services.links import home_token, seat_token, token_hash
 from games.services.setup import game_create, link_resend
 from games.web.limits import GAMES_PER_CLIENT, LINKS_PER_ADDRESS, LINKS_PER_CLIENT
 from versailles_site.celery import app
@@ -80,8 +80,8 @@ def test_the_outbox_holds_seat_ids_not_links_and_forgets_them_once_sent(django_c
         assert link_resend(email=PLAYER)
     (row,) = Notification.objects.filter(kind="links")
     stored = f"{row.context} {row.body_text} {row.body_html}"
-    assert set(row.context) == {"seat_ids"}
-    for token in tokens:
+    assert set(row.context) == {"seat_ids", "home_id"}
+    for token in [*tokens, home_token(HomeLink.objects.get())]:
         assert token not in stored and token_hash(token) not in stored
 
     for callback in callbacks:
