@@ -90,20 +90,27 @@ def finish_chances(
 
 def chair_chances(team: Sequence[str], ruleset: Ruleset, race: int, start: int, pushed: float) -> tuple[float, ...]:
     """finish_chances for a team in race ``race`` (1-based) from ``start``."""
-    rounded = round(pushed / PUSH_RATE_STEP) * PUSH_RATE_STEP
     return finish_chances(
         moves_of(team, ruleset), start, ruleset.finish_spaces[race - 1], ruleset.lowest_space,
-        ruleset.pond_spaces, rounded, _pushed_back(ruleset),
+        ruleset.pond_spaces, rounded_rate(pushed), _pushed_back(ruleset),
     )
 
 
 def pushes_received(teams: Sequence[Sequence[str]], ruleset: Ruleset) -> list[float]:
     """Each chair's chance of being pushed after one of its rolls, with every
     Devil roll's push going to one of the other chairs at random."""
-    rates = [push_chance(team, ruleset) for team in teams]
-    others = max(1, len(teams) - 1)
+    return pushes_from([push_chance(team, ruleset) for team in teams])
+
+
+def pushes_from(rates: Sequence[float]) -> list[float]:
+    """pushes_received, from each chair's chance to push after a roll."""
+    others = max(1, len(rates) - 1)
     total = sum(rates)
     return [min(1.0, (total - rate) / others) for rate in rates]
+
+
+def rounded_rate(pushed: float) -> float:
+    return round(pushed / PUSH_RATE_STEP) * PUSH_RATE_STEP
 
 
 def _beaten_by(count: list[float], chance: float) -> list[float]:
@@ -139,14 +146,3 @@ def expected_prize(
             if roll < len(theirs):
                 ahead[index] += theirs[roll]
     return total
-
-
-def race_prizes(teams: Sequence[Sequence[str]], ruleset: Ruleset, race: int) -> list[float]:
-    """Each team's expected gold from race ``race`` run from START."""
-    pushed = pushes_received(teams, ruleset)
-    walks = [chair_chances(team, ruleset, race, ruleset.start_space, rate) for team, rate in zip(teams, pushed)]
-    prizes = ruleset.prizes[race - 1]
-    return [
-        expected_prize(walk, [(other, 0.5) for j, other in enumerate(walks) if j != i], prizes, 0)
-        for i, walk in enumerate(walks)
-    ]

@@ -59,7 +59,7 @@ def decide(view: Observation, ruleset: Ruleset, rng: random.Random) -> Action | 
 def _field_chances(ruleset: Ruleset, race: int) -> tuple[float, ...]:
     """finish_chances of a team drawn at random from the whole deck, pushed
     as often as the deck's share of pushing cards."""
-    pushed = _rounded(_field_push_chance(ruleset))
+    pushed = race_model.rounded_rate(_field_push_chance(ruleset))
     counts = {bearer.code: bearer.count for bearer in ruleset.bearers}
     size = ruleset.display_size
     total = comb(ruleset.deck_size, size)
@@ -75,10 +75,6 @@ def _field_chances(ruleset: Ruleset, race: int) -> tuple[float, ...]:
     return tuple(mixed)
 
 
-def _rounded(rate: float) -> float:
-    return round(rate / race_model.PUSH_RATE_STEP) * race_model.PUSH_RATE_STEP
-
-
 @lru_cache(maxsize=8)
 def _field_push_chance(ruleset: Ruleset) -> float:
     pushers = sum(bearer.count for bearer in ruleset.bearers if bearer.push)
@@ -91,8 +87,7 @@ def _race_worth(team: tuple[str, ...], rivals: tuple[tuple[str, ...] | None, ...
     rates = [race_model.push_chance(team, ruleset)] + [
         _field_push_chance(ruleset) if rival is FIELD else race_model.push_chance(rival, ruleset) for rival in rivals
     ]
-    others = max(1, len(rates) - 1)
-    pushed = [min(1.0, (sum(rates) - rate) / others) for rate in rates]
+    pushed = race_model.pushes_from(rates)
     mine = race_model.chair_chances(team, ruleset, race, ruleset.start_space, pushed[0])
     walks = [
         _field_chances(ruleset, race) if rival is FIELD
