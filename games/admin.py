@@ -12,6 +12,7 @@ from django.core.exceptions import FieldDoesNotExist
 from games.models import (
     Absence,
     ActionRecord,
+    ApiToken,
     Game,
     HelpRequest,
     InboundMessage,
@@ -19,6 +20,8 @@ from games.models import (
     Notification,
     Seat,
     SeatHolder,
+    Webhook,
+    WebhookDelivery,
 )
 
 # Every column that holds a secret, by model. None is shown, searched or
@@ -34,6 +37,11 @@ SECRET_FIELDS = {
     Notification: {"body_text", "body_html", "context", "picture"},
     # The whole received email: its reply address carries the seat's secret.
     InboundMessage: {"raw"},
+    ApiToken: {"token_hash", "link_nonce"},
+    # Discord's and Slack's addresses carry the channel's credential.
+    Webhook: {"url", "secret", "link_hash"},
+    # A seat webhook's body may carry the seat link.
+    WebhookDelivery: {"body", "context"},
     get_user_model(): {"password"},
 }
 
@@ -153,3 +161,28 @@ class AbsenceAdmin(ReadOnlyAdmin):
 class InboundMessageAdmin(ReadOnlyAdmin):
     list_display = ("received_at", "status", "seat", "result")
     fields = ("received_at", "status", "seat", "result")
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(ReadOnlyAdmin):
+    # The hash and the link nonce stay out, as the seat's do.
+    list_display = ("seat", "label", "created_at", "last_used_at", "revoked_at")
+    list_filter = ("revoked_at",)
+    fields = ("seat", "label", "created_at", "last_used_at", "revoked_at")
+
+
+@admin.register(Webhook)
+class WebhookAdmin(ReadOnlyAdmin):
+    list_display = ("game", "seat", "scope", "kind", "created_at", "failing_since", "disabled_at", "removed_at")
+    list_filter = ("scope", "kind")
+    fields = ("game", "seat", "scope", "kind", "include_link", "created_at", "failing_since", "disabled_at", "removed_at")
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(ReadOnlyAdmin):
+    list_display = ("game", "webhook", "event", "status", "attempts", "response_status", "created_at", "sent_at")
+    list_filter = ("event", "status")
+    fields = (
+        "game", "webhook", "public_id", "event", "key", "version", "status", "attempts",
+        "response_status", "last_error", "created_at", "next_attempt_at", "sent_at",
+    )

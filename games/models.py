@@ -113,6 +113,9 @@ class Seat(models.Model):
     missed_deadlines = models.PositiveSmallIntegerField(default=0, verbose_name=_("missed deadlines in a row"))
     # Recorded by a POST the page makes once shown in a browser, never by GET.
     link_opened_at = models.DateTimeField(null=True, blank=True, verbose_name=_("page last opened at"))
+    # Counts changes to the seat's webhooks: the cached page's key holds it, and
+    # a decision looks for webhooks only in games where it is not 0 somewhere.
+    webhooks_version = models.PositiveIntegerField(default=0, verbose_name=_("webhook changes"))
 
     class Meta:
         verbose_name = _("seat")
@@ -147,6 +150,7 @@ class ActionRecord(models.Model):
         TIMER = "timer", _("timer")
         MODERATOR = "moderator", _("moderator")
         SERVER = "server", _("server")
+        API = "api", _("API")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions", verbose_name=_("game"))
     # Equal to the game's version once this action is applied.
@@ -325,3 +329,32 @@ class HomeLink(models.Model):
 
     def __str__(self) -> str:
         return _("games of %(email)s") % {"email": self.email}
+
+
+class ApiToken(models.Model):
+    """A bearer token for the JSON API, made on the seat page: it acts for
+    that one seat as its link does, and only the SHA-256 of the secret is
+    stored (the player sees the secret once, when it is made)."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="api_tokens", verbose_name=_("seat"))
+    label = models.CharField(max_length=40, blank=True, verbose_name=_("label"))
+    token_hash = models.CharField(max_length=64, unique=True, verbose_name=_("token hash"))
+    # The seat link's nonce when the token was made: a new link (the seat
+    # handed to another player) ends every token made under the old one.
+    link_nonce = models.CharField(max_length=32, verbose_name=_("link nonce"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    last_used_at = models.DateTimeField(null=True, blank=True, verbose_name=_("last used at"))
+    revoked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("revoked at"))
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return self.label or _("API token %(id)s") % {"id": self.pk}
+
+
+# The webhooks' two models live in a module of their own (this one would be
+# longer than a newcomer reads at once); imported here, where Django and
+# every other module look for the app's models.
+from games.webhook_models import Webhook, WebhookDelivery  # noqa: E402,F401

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games.services import computer, inbound, outbox, setup, sweeps
+from games.services import computer, inbound, outbox, setup, sweeps, webhook_send as webhook_sender
 
 # State-changing tasks are idempotent by the version rule (or by the outbox
 # claim), so a task redelivered after a worker died is harmless.
@@ -31,6 +31,25 @@ def notification_send(self, notification_id: int) -> None:
         # 30 s, 1 min, 2 min, ... up to two hours; the sweep waits as long.
         delay = outbox.retry_delay(self.request.retries + 1)
         raise self.retry(exc=error, countdown=int(delay.total_seconds()))
+
+
+@shared_task(
+    name="games.webhook_send",
+    bind=True,
+    # A day of failures disables the webhook well before the last retry.
+    max_retries=webhook_sender.MAX_ATTEMPTS - 1,
+    **STATE_CHANGING,
+)
+def webhook_send(self, delivery_id: int) -> None:
+    retry_in = webhook_sender.delivery_send(delivery_id=delivery_id)
+    # Run in process (tests, TASKS_INLINE), a retry is the sweep's to make.
+    if retry_in is not None and not self.request.called_directly:
+        raise self.retry(countdown=retry_in)
+
+
+@shared_task(name="games.webhooks_sweep", **STATE_CHANGING)
+def webhooks_sweep() -> int:
+    return sweeps.webhooks_sweep()
 
 
 @shared_task(name="games.deadlines_sweep", **STATE_CHANGING)

@@ -1,8 +1,10 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from django.contrib.auth import views as auth_views
 
-from games.web import dev, home, moderation, public, seat
+from games.web import chat_hooks
+
+from games.web import api, api_tokens, dev, home, moderation, public, seat
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -23,6 +25,9 @@ urlpatterns = [
     path("s/<str:token>/back", seat.seat_back_view, name="seat_back"),
     path("s/<str:token>/seen", seat.seat_seen, name="seat_seen"),
     path("s/<str:token>/state.json", seat.seat_json, name="seat_json"),
+    path("s/<str:token>/webhooks/add", chat_hooks.webhook_add_view, name="seat_webhook_add"),
+    path("s/<str:token>/webhooks/<int:webhook_id>/", chat_hooks.webhook_page_view, name="seat_webhook"),
+    path("s/<str:token>/webhooks/<int:webhook_id>/remove", chat_hooks.webhook_remove_view, name="seat_webhook_remove"),
     path("u/<str:token>/", seat.unsubscribe, name="unsubscribe"),
     path("g/<str:public_id>/", public.spectator, name="spectator"),
     path("g/<str:public_id>/state.json", public.spectator_json, name="spectator_json"),
@@ -31,6 +36,17 @@ urlpatterns = [
     path("h/<str:token>/", home.home_games_view, name="home_games"),
     path("h/<str:token>/end", home.home_revoke_view, name="home_revoke"),
     path("link/sent/", public.link_sent, name="link_sent"),
+    path("api/", public.api_docs, name="api_docs"),
+    path("api/v1/seat", api.seat_view, name="api_seat"),
+    path("api/v1/seat/history", api.seat_history, name="api_seat_history"),
+    path("api/v1/seat/decision", api.seat_decision, name="api_seat_decision"),
+    path("api/v1/games/<str:public_id>", api.game_view, name="api_game"),
+    path("api/v1/games/<str:public_id>/history", api.game_history, name="api_game_history"),
+    path("api/v1/openapi.json", api.openapi, name="api_openapi"),
+    re_path(r"^api/v1/(?P<rest>.*)$", api.not_found),
+    path("s/<str:token>/api/", api_tokens.seat_api_tokens, name="seat_api_tokens"),
+    path("s/<str:token>/api/new", api_tokens.seat_api_token_new, name="seat_api_token_new"),
+    path("s/<str:token>/api/<int:token_id>/end", api_tokens.seat_api_token_end, name="seat_api_token_end"),
     path("mod/", moderation.dashboard, name="mod_dashboard"),
     path(
         "mod/login/",

@@ -53,3 +53,13 @@ def _tasks_run_inline(settings):
     # Tests that are not about Celery get their after-commit tasks run in
     # process; tests of the real worker set TASKS_INLINE = False themselves.
     settings.TASKS_INLINE = True
+
+
+@pytest.fixture
+def receiver():
+    """A webhook receiver listening on the loopback for one test (tests/webhook_receiver.py)."""
+    from tests.webhook_receiver import Receiver
+
+    started = Receiver().start()
+    yield started
+    started.stop()

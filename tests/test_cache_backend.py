@@ -10,6 +10,7 @@ import pytest
 from django.core.cache.backends.redis import RedisCache
 
 from bench._common import with_path
+from games.web.limits import Limit, limits_counted
 from versailles_site.cache import KeptClientRedisCache
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
@@ -49,3 +50,34 @@ def test_a_client_is_built_once_and_shared_by_threads(caches):
         thread.join()
     assert [value for value, _ in seen] == ["x"] * 4
     assert len({id(client) for _, client in seen}) == 1
+
+
+def test_counters_are_added_to_atomically_in_one_round_trip_and_expire(caches):
+    kept, django_own = caches
+    django_own.set("limit-b", 5, 60)
+
+    def count():
+        for _ in range(50):
+            kept.counters_add_one([("limit-a", 30), ("limit-b", 30)])
+
+    threads = [threading.Thread(target=count) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert kept.counters_add_one([("limit-a", 30), ("limit-b", 30)]) == [401, 406]
+    # Read back as Django's own backend reads a number it stored.
+    assert django_own.get("limit-a") == 401
+    client = kept._cache.get_client(write=True)
+    assert 0 < client.ttl(kept.make_and_validate_key("limit-a")) <= 30
+
+
+def test_the_api_limits_count_in_redis_as_elsewhere(caches, settings):
+    kept, _ = caches
+    settings.CACHES = {"default": {"BACKEND": "versailles_site.cache.KeptClientRedisCache", "LOCATION": with_path(REDIS_URL, "/12")}}
+    limit = Limit("api-test", 3, 60)
+    answers = [limits_counted([(limit, "client-1")]) for _ in range(4)]
+    assert answers[:3] == [None, None, None]
+    assert 1 <= answers[3] <= 61
+    assert limits_counted([(limit, "client-2")]) is None
+    assert len(kept._cache.get_client().keys("*limit:api-test:*")) == 2

@@ -27,3 +27,14 @@ class KeptClientRedisCache(RedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
         self._class = _KeptClients
+
+    def counters_add_one(self, keys_and_seconds: list[tuple[str, int]]) -> list[int]:
+        """Add one to each counter (made at 0 if absent) and keep it for its
+        seconds: every counter in one round trip, each INCR atomic. Django's
+        incr() takes two round trips per key and fails on a missing one."""
+        pipeline = self._cache.get_client(write=True).pipeline(transaction=False)
+        for key, seconds in keys_and_seconds:
+            key = self.make_and_validate_key(key)
+            pipeline.incr(key)
+            pipeline.expire(key, seconds)
+        return pipeline.execute()[::2]

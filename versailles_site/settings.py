@@ -198,6 +198,7 @@ CELERY_BEAT_SCHEDULE = {
     "deadlines": {"task": "games.deadlines_sweep", "schedule": 30.0},
     "reminders": {"task": "games.reminders_sweep", "schedule": 60.0},
     "unsent-email": {"task": "games.notifications_sweep", "schedule": 60.0},
+    "unsent-webhooks": {"task": "games.webhooks_sweep", "schedule": 60.0},
     "unread-replies": {"task": "games.inbound_sweep", "schedule": 30.0},
     "digests": {"task": "games.digests_send", "schedule": 3600.0},
 }
@@ -215,6 +216,8 @@ CELERY_TASK_QUEUES = tuple(Queue(name, routing_key=name) for name in (CELERY_TAS
 CELERY_TASK_ROUTES = {
     "games.notification_send": {"queue": MAIL_QUEUE},
     "games.link_resend": {"queue": MAIL_QUEUE},
+    # A webhook's receiver may take seconds to answer, as a mail provider may.
+    "games.webhook_send": {"queue": MAIL_QUEUE},
 }
 # One task at a time per worker process, acknowledged after it ran (the
 # state-changing tasks also say so themselves).
@@ -238,6 +241,12 @@ EMAIL_PORT = env_int(os.environ, "EMAIL_PORT", 25)
 # Replies to decision emails go to reply+<seat token>@REPLY_DOMAIN, which the
 # provider's inbound route must deliver to /anymail/<provider>/inbound/.
 REPLY_DOMAIN = env_str(os.environ, "REPLY_DOMAIN", "reply.localhost")
+
+# Chat webhooks (games.services.webhook_http) go to public addresses over
+# https only. On, they may also go to private, loopback and link-local
+# addresses, and over plain http: a receiver on the same machine or network
+# (the tests' one on 127.0.0.1). Off in production unless that is meant.
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool(os.environ, "WEBHOOK_ALLOW_PRIVATE_ADDRESSES", False)
 
 # Seat and unsubscribe links carry their secret in the path, reply addresses
 # in the local part: keep them out of every log line. Django's own default
@@ -264,6 +273,12 @@ LOGGING = {
 # saw to X-Forwarded-For (then the one the outermost proxy appended; anything
 # left of it was written by the client and is not trusted).
 TRUSTED_PROXY_HOPS = env_int(os.environ, "TRUSTED_PROXY_HOPS", 0)
+
+# The JSON API's rate limits (games/web/api.py), per minute. A bot polling
+# once a second and deciding at once stays well inside the token's; the
+# client's allows a few such bots behind one address.
+API_REQUESTS_PER_MINUTE_PER_TOKEN = env_int(os.environ, "API_REQUESTS_PER_MINUTE_PER_TOKEN", 300)
+API_REQUESTS_PER_MINUTE_PER_CLIENT = env_int(os.environ, "API_REQUESTS_PER_MINUTE_PER_CLIENT", 1200)
 
 # Sign-in lockout (django-axes): failures are counted per username and client
 # address together, so a stranger guessing a moderator's password is stopped

@@ -14,6 +14,8 @@ from games.board.svg import board_svg
 from games.models import ActionRecord, Game, HelpRequest, ModerationEntry, Notification, Seat, SeatHolder
 from games.narrate import card_name, colour_name, describe, describe_moderation, final_standings
 
+from .webhooks import deliveries_for_moderators
+
 __all__ = ["attention", "game_in_full", "game_page", "help_request", "moderator_seat", "seat_at"]
 
 # A deadline this far past means the sweep did not act (workers down?).
@@ -38,6 +40,7 @@ EMAIL_KINDS = {
     "reply_ok": gettext_lazy("answer to a reply (applied)"),
     "reply_error": gettext_lazy("answer to a reply (refused)"),
     "reply_refused": gettext_lazy("answer to a reply too large to read"),
+    "webhook_off": gettext_lazy("webhook switched off"),
 }
 
 
@@ -175,6 +178,7 @@ def game_in_full(game: Game, user) -> dict:
         "timelines": timelines,
         "entries": _moderation_log(game, seats, names),
         "help_requests": list(HelpRequest.objects.filter(game=game, handled_at__isnull=True).select_related("seat")),
+        "webhooks": deliveries_for_moderators(game),
     }
 
 

@@ -95,6 +95,16 @@ def decision_submit(
         return _decide(game, seats, state, Step(seat.position, action, ActionRecord.Actor.PLAYER, source))
 
 
+def notation_submit(*, seat: Seat, text: str, seen_version: int, source: str) -> Game:
+    """Any decision in the notation, an arrangement included: a program has
+    no separate form for it. An arrangement is out of turn, so the version
+    it was sent with does not matter; for every other decision it does."""
+    words = text.split()
+    if words and words[0].lower() == "arrange":
+        return arrange_submit(seat=seat, codes=words[1:], source=source)
+    return decision_submit(seat=seat, text=text, seen_version=seen_version, source=source)
+
+
 def seat_back(*, seat: Seat) -> None:
     """The player acted: the missed-deadline count restarts, and an autopilot
     that missed deadlines switched on is switched off again."""

@@ -11,6 +11,8 @@ from games.narrate import colour_name
 
 class ServiceError(Exception):
     message = _("That could not be done.")
+    # Stable, for programs (the JSON API's error codes): the message is for people.
+    code = "refused"
 
     def __init__(self, message=None):
         super().__init__(message or self.message)
@@ -19,22 +21,30 @@ class ServiceError(Exception):
 
 
 class StaleDecision(ServiceError):
+    code = "stale_decision"
     message = _("This decision was already made. Nothing was changed; here is the game as it stands now.")
 
 
 class NotYourTurn(ServiceError):
+    code = "not_your_turn"
     message = _("It is not your turn to decide. Nothing was changed.")
 
 
 class GameNotRunning(ServiceError):
+    code = "game_not_running"
     message = _("This game is not running, so nothing can be decided in it.")
 
 
 class RefusedAction(ServiceError):
     """An engine refusal (illegal or malformed action), passed on verbatim."""
 
+    code = "illegal_decision"
+
 
 def engine_refusal(error: engine.EngineError) -> RefusedAction:
     """The engine's refusal in the reader's language, its colours named as
     the pages name them ("Blue", not "blue")."""
-    return RefusedAction(error.translated(gettext, colour_name))
+    refusal = RefusedAction(error.translated(gettext, colour_name))
+    if isinstance(error, engine.NotationError):
+        refusal.code = "malformed_decision"
+    return refusal

@@ -1,5 +1,6 @@
 """The emails a decision causes: the next seat's turn (with what happened
-since its last decision), race results, the end, and reminders."""
+since its last decision), race results, the end, and reminders; and the
+same news for the game's webhooks (services.webhooks)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from games.narrate import event_told
 from .game_state import load_state
 from .outbox import Email, notification_queue, notifications_queue_new
 from .timing import computer_level
+from .webhooks import webhooks_queue
 
 
 def decision_context(game: Game, state: engine.State, seat: Seat, names: dict, since: list[dict] | None) -> dict:
@@ -51,6 +53,8 @@ def notices_after_decision(game: Game, state: engine.State, seats: dict[int, Sea
         context = decision_context(game, state, seat, names, since=None)
         emails.append(Email(seat, "turn", "turn", context, {"ruleset": game.ruleset, "names": names}))
     notifications_queue_new(game=game, version=game.version, emails=emails)
+    # The same news for the game's webhooks, in the same transaction.
+    webhooks_queue(game, state, seats, records)
 
 
 def reminder_send(*, game_id: int, seen_version: int) -> int:

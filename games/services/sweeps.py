@@ -1,4 +1,5 @@
-"""What the beat sweeps do: deadlines, reminders, unsent email, unread replies, digests.
+"""What the beat sweeps do: deadlines, reminders, unsent email and webhook
+deliveries, unread replies, digests.
 
 Each sweep asks the database what is due (indexed columns, so the cost grows
 with what is due, not with the number of games) and acts through the same
@@ -23,6 +24,7 @@ from .errors import ServiceError
 from .inbound import inbound_release
 from .notices import reminder_send
 from .outbox import notifications_release
+from .webhook_send import deliveries_release
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +90,15 @@ def notifications_sweep() -> int:
     ids = notifications_release(older_than=SENDING_GRACE)
     for notification_id in ids:
         enqueue_now("games.notification_send", notification_id)
+    return len(ids)
+
+
+def webhooks_sweep() -> int:
+    """Send again the webhook deliveries a lost task or a dead worker left
+    (a claim older than the grace period belongs to a sender that died)."""
+    ids = deliveries_release(older_than=SENDING_GRACE)
+    for delivery_id in ids:
+        enqueue_now("games.webhook_send", delivery_id)
     return len(ids)
 
 

@@ -14,6 +14,7 @@ from django.utils.translation import ngettext
 
 from games.narrate import card_name, colour_name
 from games.services.names import name_problem
+from games.selectors.webhooks import WEBHOOK_KINDS
 from games.selectors.options import (
     ABSENCE_MODES,
     CLASSIC_RULESET,
@@ -259,3 +260,28 @@ class AbsenceForm(forms.Form):
     first_day = forms.DateField(label=_("Away from (your date)"), widget=forms.DateInput(attrs={"type": "date"}))
     days = forms.IntegerField(label=_("for how many days"), min_value=1, max_value=366)
     mode = forms.ChoiceField(label=_("Meanwhile"), choices=ABSENCE_MODES, widget=forms.RadioSelect)
+
+
+class ApiTokenForm(forms.Form):
+    label = forms.CharField(
+        label=_("What it is for"), max_length=40, required=False, help_text=_("For example: my bot, or the app on my phone.")
+    )
+
+
+class WebhookForm(forms.Form):
+    """A webhook for the seat, or for the whole table (the host's choice):
+    the address is checked by the service, which resolves it."""
+
+    kind = forms.ChoiceField(label=_("Kind"), choices=WEBHOOK_KINDS, widget=forms.RadioSelect)
+    url = forms.CharField(
+        label=_("Webhook address"),
+        max_length=500,
+        widget=forms.URLInput(attrs={"autocapitalize": "none", "spellcheck": "false", "placeholder": "https://"}),
+        help_text=_("Discord: channel settings, Integrations, Webhooks. Slack: an incoming webhook of a Slack app."),
+    )
+    include_link = forms.BooleanField(
+        label=_("Include my seat link"),
+        required=False,
+        help_text=_("Whoever reads that channel can then open your seat and decide for you."),
+    )
+    table = forms.BooleanField(label=_("For the whole table (public news only, never a link)"), required=False)

@@ -53,30 +53,54 @@ def _key(limit: Limit, who: str, window: int) -> str:
     return f"limit:{limit.name}:{digest}:{window}"
 
 
+def _windows(checks: list[tuple[Limit, str]]) -> list[tuple[Limit, str, float]]:
+    """Each limit with the key of its current window and the seconds left in it."""
+    now = time.time()
+    keyed = []
+    for limit, who in checks:
+        window = int(now // limit.seconds)
+        keyed.append((limit, _key(limit, who, window), (window + 1) * limit.seconds - now))
+    return keyed
+
+
+def _add_one(key: str, seconds: int) -> int:
+    """The counter after adding one. add() then incr(): atomic on Redis; a
+    race elsewhere costs one extra request at most."""
+    cache.add(key, 0, timeout=seconds)
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between add() and incr()
+        cache.set(key, 1, timeout=seconds)
+        return 1
+
+
 def limits_hit(checks: list[tuple[Limit, str]]) -> int | None:
     """Count one request against each (limit, who); None if all allow it,
     else the seconds until the latest of the full ones opens again. A refused
     request is not counted, so waiting out the window always works."""
-    now = time.time()
-    keys = []
-    for limit, who in checks:
-        window = int(now // limit.seconds)
-        keys.append((limit, _key(limit, who, window), (window + 1) * limit.seconds - now))
+    keys = _windows(checks)
     counts = cache.get_many([key for _, key, _ in keys])
     full = [left for limit, key, left in keys if counts.get(key, 0) >= limit.count]
     if full:
         return max(1, int(max(full)) + 1)
     over = []
     for limit, key, left in keys:
-        # add() then incr(): atomic on Redis; a race elsewhere costs one extra request at most.
-        cache.add(key, 0, timeout=int(left) + 60)
-        try:
-            count = cache.incr(key)
-        except ValueError:  # expired between add() and incr()
-            cache.set(key, 1, timeout=int(left) + 60)
-            count = 1
-        if count > limit.count:
+        if _add_one(key, int(left) + 60) > limit.count:
             over.append(left)
+    return max(1, int(max(over)) + 1) if over else None
+
+
+def limits_counted(checks: list[tuple[Limit, str]]) -> int | None:
+    """limits_hit for requests that come often (the API's): one round trip to
+    Redis for every limit together. Each request is counted, a refused one
+    too; the windows are fixed, so waiting one out still always works."""
+    keyed = _windows(checks)
+    add_one = getattr(cache, "counters_add_one", None)
+    if add_one is not None:
+        counts = add_one([(key, int(left) + 60) for _, key, left in keyed])
+    else:
+        counts = [_add_one(key, int(left) + 60) for _, key, left in keyed]
+    over = [left for (limit, _, left), count in zip(keyed, counts) if count > limit.count]
     return max(1, int(max(over)) + 1) if over else None
 
 

@@ -3,6 +3,7 @@ check of the dice, and asking for one's links again."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.messages import get_messages
 from django.http import HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
@@ -28,6 +29,18 @@ FAVICON_SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">'
     '<circle cx="8" cy="8" r="7" fill="#7a5c1e"/></svg>'
 )
+
+
+@require_safe
+def api_docs(request):
+    return render(
+        request,
+        "public/api.html",
+        {
+            "per_token": settings.API_REQUESTS_PER_MINUTE_PER_TOKEN,
+            "per_client": settings.API_REQUESTS_PER_MINUTE_PER_CLIENT,
+        },
+    )
 
 
 @require_safe

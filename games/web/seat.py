@@ -26,6 +26,7 @@ from games.services.errors import ServiceError, StaleDecision
 from games.services.seat_settings import emails_resume, emails_stop, language_set, orders_set
 from games.services.setup import seat_accept
 
+from . import chat_hooks
 from .decorators import private, with_seat
 from .forms import (
     AbsenceForm,
@@ -80,6 +81,7 @@ def _seat_page_render(request, seat, since, *, accept_form=None) -> str:
     if context["can_arrange"]:
         context["arrange_form"] = ArrangeForm(codes=context["arrange_codes"])
     context["forms_html"] = _seat_forms(request, seat, context)
+    context.update(chat_hooks.seat_section(request, seat))
     return render_to_string("seat/seat.html", context, request)
 
 

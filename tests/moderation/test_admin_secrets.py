@@ -11,7 +11,7 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 
 from games import admin as games_admin
-from games.models import ActionRecord, Game, InboundMessage, Notification, Seat, SeatHolder
+from games.models import ActionRecord, ApiToken, Game, Webhook, WebhookDelivery, InboundMessage, Notification, Seat, SeatHolder
 from tests.web.factories import play_steps, started_game
 
 pytestmark = pytest.mark.django_db
@@ -25,6 +25,9 @@ SECRETS = {
     ActionRecord: {"action"},
     Notification: {"body_text", "body_html", "context", "picture"},
     InboundMessage: {"raw"},
+    ApiToken: {"token_hash", "link_nonce"},
+    Webhook: {"url", "secret", "link_hash"},
+    WebhookDelivery: {"body", "context"},
 }
 
 

@@ -35,6 +35,7 @@ from games.engine import ruleset as ruleset_module
 from games.models import ActionRecord, Game, Notification
 from games.services import setup as setup_service
 from games.services.game_state import load_state
+from tests.api.helpers import api_tokens
 from tests.web.factories import play_steps, started_game, tokens
 
 pytestmark = pytest.mark.django_db
@@ -184,6 +185,7 @@ class Watcher:
         self.game = game
         self.log = Log(game)
         self.tokens = tokens(game)
+        self.api_tokens = api_tokens(game)
         self.last_email = 0
         self.emails_checked = 0
         self.points = 0
@@ -217,6 +219,7 @@ class Watcher:
                 assert_not_shown(response.content.decode(), codes(secret), f"{where}, as JSON")
                 assert_shown(response.content.decode(), mine, f"{where}, as JSON")
                 assert not card_ids_in(response.json()) & secret, f"{where}, as JSON, names a secret card id"
+            self._check_api(seat, secret, mine, where)
 
         where = f"the spectator page at version {game.version} ({situation(state)})"
         secret = secret_cards(state, public, None)
@@ -231,8 +234,32 @@ class Watcher:
             response = self.client.get(json_url)
             assert_not_shown(response.content.decode(), codes(secret), f"{where}, as JSON")
             assert not card_ids_in(response.json()) & secret, f"{where}, as JSON, names a secret card id"
+        for path in (f"/api/v1/games/{game.public_id}", f"/api/v1/games/{game.public_id}/history"):
+            response = self.client.get(path)
+            assert response.status_code == 200
+            assert_not_shown(response.content.decode(), codes(secret), f"{where}, from the API")
+            assert not card_ids_in(response.json()) & secret, f"{where}, from the API, names a secret card id"
+            self._assert_no_link(response.content.decode(), None, f"{where}, from the API")
         verify = self.client.get(reverse("verify", args=[game.public_id])).content.decode()
         assert_not_shown(verify, codes(secret), "the verify page")
+
+    def _check_api(self, seat: int, secret: set[int], mine: set[str], where: str) -> None:
+        """The seat's view and history from the API, read with the seat's token."""
+        for path in ("/api/v1/seat", "/api/v1/seat/history"):
+            response = self.client.get(path, HTTP_AUTHORIZATION=f"Bearer {self.api_tokens[seat]}")
+            assert response.status_code == 200
+            text = response.content.decode()
+            assert_not_shown(text, codes(secret), f"{where}, from the API {path}")
+            assert not card_ids_in(response.json()) & secret, f"{where}, from the API {path}, names a secret card id"
+            self._assert_no_link(text, seat, f"{where}, from the API {path}")
+        assert_shown(self.client.get("/api/v1/seat", HTTP_AUTHORIZATION=f"Bearer {self.api_tokens[seat]}").content.decode(), mine, where)
+
+    def _assert_no_link(self, text: str, seat: int | None, where: str) -> None:
+        """No seat's link and no API token, the reader's own included: an API
+        answer is no place for a secret that opens a seat."""
+        for position in self.tokens:
+            assert self.tokens[position] not in text, f"{where} shows seat {position}'s link"
+            assert self.api_tokens[position] not in text, f"{where} shows seat {position}'s API token"
 
     def _check_emails(self) -> None:
         """Each new email against the secrets of the version it was written at."""
@@ -319,7 +346,9 @@ def test_the_marker_deck_plays_like_the_classic_deck_with_a_distinct_code_per_ca
         ),
     ],
 )
-def test_no_page_json_view_or_email_shows_a_card_its_reader_may_not_know(client, markers, players, stop, expected):
+def test_no_page_json_view_or_email_shows_a_card_its_reader_may_not_know(client, markers, players, stop, expected, settings):
+    # The watcher reads every seat's API answers at every point, far faster than a client may.
+    settings.API_REQUESTS_PER_MINUTE_PER_CLIENT = settings.API_REQUESTS_PER_MINUTE_PER_TOKEN = 10**6
     # The 3-player game is checked densely through race 1, then at the first
     # decision of every later auction, removal and race, and at the end.
     watcher = play_watched(client, players, random.Random(players), stop, dense_races=1 if players == 3 else 2)

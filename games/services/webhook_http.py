@@ -1,0 +1,186 @@
+"""The one outgoing HTTP request a webhook delivery makes, bounded and kept
+off the server's own network.
+
+A webhook's address is the player's to choose, so it could name the
+server's own network (a database's port, a cloud metadata endpoint). The
+host is resolved once, every address it resolves to is checked, and the
+connection goes to a checked address, so a name that resolves to a public
+address for the check and to a private one for the connection (DNS
+rebinding) connects nowhere it should not. The request keeps the name as
+its Host header and, for https, as the TLS server name the certificate is
+checked against.
+
+Private, loopback, link-local, multicast, reserved and unspecified
+addresses are refused unless WEBHOOK_ALLOW_PRIVATE_ADDRESSES is on (a test
+receiver on the loopback, a service on a private network), which also
+allows plain http; otherwise https is required."""
+
+from __future__ import annotations
+
+import http.client
+import ipaddress
+import socket
+import ssl
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+URL_MAX = 500
+# Seconds for the connection, and for each read of the answer.
+TIMEOUT = 5.0
+# The answer is read this far, for the moderators' timeline; the rest is left.
+RESPONSE_MAX = 4096
+
+
+class AddressRefused(Exception):
+    """The address may not be sent to at all (the message says why, for the
+    player); sending again cannot cure it."""
+
+
+@dataclass(frozen=True)
+class Target:
+    scheme: str
+    host: str
+    port: int
+    path: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    body: bytes
+
+
+def private_allowed() -> bool:
+    return bool(getattr(settings, "WEBHOOK_ALLOW_PRIVATE_ADDRESSES", False))
+
+
+def target_of(url: str) -> Target:
+    """The parts of a webhook address, or AddressRefused: http(s) only
+    (https unless private addresses are allowed), a host, no user name or
+    password, nothing that is not plain ASCII."""
+    url = url.strip()
+    if not url or len(url) > URL_MAX:
+        raise AddressRefused(_("Give the webhook's address, of up to %(n)d characters.") % {"n": URL_MAX})
+    if not url.isascii() or any(ch.isspace() or ord(ch) < 32 for ch in url):
+        raise AddressRefused(_("A webhook's address is plain text without spaces."))
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        raise AddressRefused(_("That is not a web address.")) from None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https"):
+        raise AddressRefused(_("A webhook's address starts with https://."))
+    if scheme == "http" and not private_allowed():
+        raise AddressRefused(_("A webhook's address must use https://, not http://."))
+    if parts.username is not None or parts.password is not None:
+        raise AddressRefused(_("A webhook's address may not hold a user name or password."))
+    host = (parts.hostname or "").rstrip(".")
+    if not host:
+        raise AddressRefused(_("That address names no host."))
+    path = parts.path or "/"
+    if parts.query:
+        path += "?" + parts.query
+    return Target(scheme=scheme, host=host, port=port or (443 if scheme == "https" else 80), path=path)
+
+
+def address_refused(address: str) -> bool:
+    """Whether an IP address lies where webhooks may not go."""
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return (
+        ip.is_private
+        or ip.is_loopback
+        or ip.is_link_local
+        or ip.is_multicast
+        or ip.is_reserved
+        or ip.is_unspecified
+        or not ip.is_global
+    )
+
+
+def _resolve(host: str, port: int) -> list[tuple]:
+    """Every (family, address) the host resolves to: looked up once."""
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
+    except (socket.gaierror, UnicodeError, OSError):
+        raise AddressRefused(_("The host %(host)s could not be found.") % {"host": host}) from None
+    addresses = []
+    for family, _type, _proto, _name, sockaddr in found:
+        if (family, sockaddr[0]) not in addresses:
+            addresses.append((family, sockaddr[0]))
+    if not addresses:
+        raise AddressRefused(_("The host %(host)s could not be found.") % {"host": host})
+    return addresses
+
+
+def addresses_checked(target: Target) -> list[tuple]:
+    """The addresses to connect to: all of them allowed, or AddressRefused."""
+    addresses = _resolve(target.host, target.port)
+    if not private_allowed() and any(address_refused(address) for _family, address in addresses):
+        raise AddressRefused(
+            _("%(host)s is a private, local or reserved address; webhooks go to public addresses only.")
+            % {"host": target.host}
+        )
+    return addresses
+
+
+def url_check(url: str) -> Target:
+    """The whole check a webhook's address passes when it is added and again
+    before every request: AddressRefused with the reason, or its target."""
+    target = target_of(url)
+    addresses_checked(target)
+    return target
+
+
+def _connection(target: Target, family: int, address: str) -> http.client.HTTPConnection:
+    """A connection to ``address`` that speaks to ``target.host``: its Host
+    header and, for https, the server name TLS checks the certificate for."""
+
+    def connect(_host_port, timeout, source_address=None):
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock.settimeout(timeout)
+            sock.connect((address, target.port))
+        except BaseException:
+            sock.close()
+            raise
+        return sock
+
+    if target.scheme == "https":
+        connection = http.client.HTTPSConnection(
+            target.host, target.port, timeout=TIMEOUT, context=ssl.create_default_context()
+        )
+    else:
+        connection = http.client.HTTPConnection(target.host, target.port, timeout=TIMEOUT)
+    # http.client connects through this attribute (and wraps the socket for
+    # TLS afterwards, with the host name): the checked address, not the name.
+    connection._create_connection = connect
+    return connection
+
+
+def post(url: str, body: bytes, headers: dict[str, str]) -> Answer:
+    """POST ``body`` to ``url`` once: no redirect followed, the answer read
+    up to RESPONSE_MAX bytes. AddressRefused for an address that may not be
+    sent to; OSError (timeouts, refused connections, TLS) when it failed."""
+    target = target_of(url)
+    addresses = addresses_checked(target)
+    error: OSError | None = None
+    for family, address in addresses:
+        connection = _connection(target, family, address)
+        try:
+            connection.request("POST", target.path, body=body, headers=headers)
+            response = connection.getresponse()
+            return Answer(status=response.status, body=response.read(RESPONSE_MAX))
+        except (OSError, http.client.HTTPException) as failure:
+            error = failure if isinstance(failure, OSError) else OSError(f"{type(failure).__name__}: {failure}")
+            # Only a connection that never opened is tried at the next address.
+            if not isinstance(failure, ConnectionRefusedError):
+                break
+        finally:
+            connection.close()
+    raise error or OSError("no address to connect to")

@@ -1,0 +1,207 @@
+"""The JSON API (/api/v1/): a seat's view, history and decisions for a
+bearer token made on the seat's page, and a game's public view for anyone.
+
+Every answer is JSON, errors included: {"error": {"code", "message"}}, the
+code stable for programs (games/web/openapi.py lists them), the message for
+people, in the seat's language. The version rule is the web form's: a
+decision names the decision version it answers, and a stale one changes
+nothing. No cookies are read, so no CSRF check applies: a browser never
+sends the Authorization header to another site by itself."""
+
+from __future__ import annotations
+
+import json
+from functools import wraps
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import JsonResponse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+
+from games.selectors import api as api_reads
+from games.selectors.public import game_by_public_id
+from games.services.api_tokens import seat_for_api_token
+from games.services.decisions import notation_submit
+from games.services.errors import ServiceError
+from games.services.links import token_hash
+
+from .limits import Limit, client_ip, limits_counted
+from .openapi import document
+
+# Longer than any decision in the notation.
+DECISION_MAX = 200
+
+_STATUS_OF = {
+    "stale_decision": 409,
+    "not_your_turn": 409,
+    "game_not_running": 409,
+    "illegal_decision": 422,
+    "malformed_decision": 422,
+    "refused": 422,
+}
+
+
+def error(status: int, code: str, message: str, **headers) -> JsonResponse:
+    response = JsonResponse({"error": {"code": code, "message": str(message)}}, status=status)
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
+
+
+def _limits(request, token: str | None) -> JsonResponse | None:
+    per_client = Limit("api-client", settings.API_REQUESTS_PER_MINUTE_PER_CLIENT, 60)
+    checks = [(per_client, client_ip(request))]
+    if token:
+        checks.append((Limit("api-token", settings.API_REQUESTS_PER_MINUTE_PER_TOKEN, 60), token_hash(token)))
+    retry_after = limits_counted(checks)
+    if retry_after is None:
+        return None
+    return error(
+        429, "rate_limited", _("Too many requests: try again in %(seconds)d seconds.") % {"seconds": retry_after},
+        Retry_After=str(retry_after),
+    )
+
+
+def _bearer(request) -> str:
+    scheme, _space, secret = request.headers.get("Authorization", "").partition(" ")
+    return secret.strip() if scheme.lower() == "bearer" else ""
+
+
+def api_view(methods):
+    """JSON errors for wrong methods and bodies too large, the limits counted,
+    never cached."""
+
+    def decorate(view):
+        @csrf_exempt
+        @wraps(view)
+        def wrapped(request, *args, **kwargs):
+            if request.method not in methods:
+                response = error(405, "method_not_allowed", _("This address answers %(methods)s only.") % {"methods": ", ".join(methods)})
+                response["Allow"] = ", ".join(methods)
+                return response
+            refused = _limits(request, _bearer(request) or None)
+            if refused is not None:
+                return refused
+            try:
+                response = view(request, *args, **kwargs)
+            except RequestDataTooBig:
+                response = error(413, "too_large", _("The request is too large."))
+            response["Cache-Control"] = "no-store"
+            return response
+
+        return wrapped
+
+    return decorate
+
+
+def with_api_seat(view):
+    """The seat the bearer token acts for, its language active."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        seat = seat_for_api_token(_bearer(request))
+        if seat is None:
+            return error(
+                401, "unauthorized", _("Send a valid API token as 'Authorization: Bearer <token>'. Tokens are made on the seat's page."),
+                WWW_Authenticate='Bearer realm="versailles"',
+            )
+        with translation.override(seat.language):
+            response = view(request, seat, *args, **kwargs)
+        response["Content-Language"] = seat.language
+        return response
+
+    return wrapped
+
+
+def _after(request) -> int | None:
+    raw = request.GET.get("after", "0")
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else None
+
+
+def _history(request, game) -> JsonResponse:
+    after = _after(request)
+    if after is None:
+        return error(400, "bad_request", _("'after' must be a step number (0 or more)."))
+    return JsonResponse(api_reads.history_page(game, after))
+
+
+@api_view(["GET", "HEAD"])
+@with_api_seat
+def seat_view(request, seat):
+    return JsonResponse(api_reads.game_view(seat.game, seat))
+
+
+@api_view(["GET", "HEAD"])
+@with_api_seat
+def seat_history(request, seat):
+    return _history(request, seat.game)
+
+
+def _decision_body(request) -> tuple[str, int] | str:
+    """The decision and its version from the JSON body, or what is wrong with it."""
+    try:
+        body = json.loads(request.body or b"null")
+    except (ValueError, UnicodeDecodeError):
+        return _("The body is not JSON.")
+    if not isinstance(body, dict):
+        return _('Send a JSON object: {"decision": "bid 12", "version": 7}.')
+    text, version = body.get("decision"), body.get("version")
+    if not isinstance(text, str) or not text.strip() or len(text) > DECISION_MAX:
+        return _("'decision' must be a decision in the notation, such as \"bid 12\" or \"pass\".")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        return _("'version' must be the decision version the decision answers (decision.version in the seat's view).")
+    return text.strip(), version
+
+
+@api_view(["POST"])
+@with_api_seat
+def seat_decision(request, seat):
+    parsed = _decision_body(request)
+    if isinstance(parsed, str):
+        return error(400, "bad_request", parsed)
+    text, version = parsed
+    try:
+        game = notation_submit(seat=seat, text=text, seen_version=version, source="api")
+    except ServiceError as refusal:
+        return error(_STATUS_OF.get(refusal.code, 422), refusal.code, refusal.message)
+    return JsonResponse(
+        {
+            "accepted": text,
+            "game": {"status": game.status, "version": game.version, "decision_version": game.decision_version},
+        }
+    )
+
+
+def with_public_game(view):
+    @wraps(view)
+    def wrapped(request, public_id, *args, **kwargs):
+        game = game_by_public_id(public_id) if len(public_id) <= 32 else None
+        if game is None:
+            return error(404, "not_found", _("There is no game with this id."))
+        return view(request, game, *args, **kwargs)
+
+    return wrapped
+
+
+@api_view(["GET", "HEAD"])
+@with_public_game
+def game_view(request, game):
+    return JsonResponse(api_reads.game_view(game, None))
+
+
+@api_view(["GET", "HEAD"])
+@with_public_game
+def game_history(request, game):
+    return _history(request, game)
+
+
+@api_view(["GET", "HEAD"])
+def openapi(request):
+    return JsonResponse(document(request.build_absolute_uri("/api/v1")), json_dumps_params={"indent": 1})
+
+
+@csrf_exempt
+def not_found(request, rest=""):
+    return error(404, "not_found", _("There is no such address in the API."))
