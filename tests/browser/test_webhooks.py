@@ -8,8 +8,7 @@ import re
 
 import pytest
 
-from games import engine
-from tests.web.factories import play_until, started_game, tokens
+from tests.web.factories import next_turn_of, started_game, tokens
 from tests.worker import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -40,8 +39,7 @@ def test_a_player_adds_a_signed_webhook_and_is_told_of_their_turn(private_webhoo
     assert "Details and signing secret" in page.locator("#webhooks").inner_text()
 
     # The others play until seat 1 is to decide anew: its webhook is told.
-    play_until(game, lambda state: engine.to_move(state) != 1)
-    play_until(game, lambda state: engine.to_move(state) == 1)
+    next_turn_of(game, 1)
     wait_until(lambda: any(a.json["event"] == "turn" for a in receiver.bodies("/hook")), timeout=60)
     turns = [a for a in receiver.bodies("/hook") if a.json["event"] == "turn"]
     assert all(a.verified for a in receiver.bodies("/hook"))

@@ -25,7 +25,7 @@ from games.services.seat_settings import emails_stop
 from games.services.setup import game_create, seat_accept
 from games.services.webhook_send import FAILING_DAY, RETRY_SLACK, retry_delay
 from games.services.webhooks import webhook_add
-from tests.web.factories import play_until, seat_at, started_game, tokens
+from tests.web.factories import next_turn_of, seat_at, started_game, tokens
 from tests.webhook_receiver import Receiver
 from tests.worker import wait_until
 
@@ -36,12 +36,6 @@ def signed_hook(seat: Seat, receiver: Receiver, path: str, **fields):
     hook = webhook_add(seat=seat, kind="json", url=receiver.url(path), **fields)
     receiver.secrets[path] = hook.secret
     return hook
-
-
-def next_turn_of(game: Game, position: int) -> Game:
-    """Play on until ``position`` is to move anew (a turn its webhook is told of)."""
-    play_until(game, lambda s: engine.to_move(s) != position)
-    return play_until(game, lambda s: engine.to_move(s) == position)
 
 
 def test_a_failing_webhook_is_retried_with_backoff_and_switched_off_after_a_day_with_an_email(receiver, settings):

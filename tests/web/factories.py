@@ -82,6 +82,13 @@ def play_until(game: Game, done, rng: random.Random | None = None, limit: int = 
     raise AssertionError("the condition was never reached")
 
 
+def next_turn_of(game: Game, position: int, rng: random.Random | None = None) -> Game:
+    """Play on until the seat at ``position`` is to move anew: a turn that
+    comes after this call (the seat may be the one to move already)."""
+    play_until(game, lambda state: engine.to_move(state) != position, rng)
+    return play_until(game, lambda state: engine.to_move(state) == position, rng)
+
+
 def with_gold(game: Game, gold: list[int]) -> Game:
     """The same game with each seat's gold (by position) set by hand: how a
     finished game with a chosen tie is made without playing until one comes."""

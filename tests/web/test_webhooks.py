@@ -20,7 +20,7 @@ from games.models import Game, Webhook, WebhookDelivery
 from games.services.game_state import load_state
 from games.services.seat_settings import emails_stop, language_set
 from games.services.webhooks import SEAT_LIMIT, webhook_add, webhook_remove
-from tests.web.factories import play_steps, play_until, seat_at, started_game, tokens
+from tests.web.factories import next_turn_of, play_until, seat_at, started_game, tokens
 from tests.web.test_secrets import Log, assert_not_shown, codes, markers, secret_cards  # noqa: F401 - a fixture
 from tests.webhook_receiver import documented_signature
 
@@ -210,8 +210,7 @@ def test_a_seat_handed_to_another_player_no_longer_shows_or_sends_to_the_earlier
     moderation.seat_replace(moderator=user, seat=seat_at(game, 1), new_email="new@example.com", reason="left")
     new_token = tokens(game)[1]
     assert "1.1.1.1" not in page(Client(), new_token)
-    play_until(game, lambda s: engine.to_move(s) == 1)
-    play_steps(game, 1)
+    next_turn_of(game, 1)
     assert not WebhookDelivery.objects.filter(webhook=hook).exists()
 
 
@@ -235,7 +234,8 @@ def test_a_seat_webhook_says_it_is_your_turn_with_the_decision_the_deadline_and_
     with_link = _hook(seat_at(game, 1), receiver, "/with-link", kind="json", include_link=True)
     without = _hook(seat_at(game, 2), receiver, "/without", kind="json")
     language_set(seat=seat_at(game, 2), language="de")
-    play_until(game, lambda s: engine.to_move(s) == 1)
+    # A turn each that comes after the webhooks were added (the game may have started at seat 1's).
+    next_turn_of(game, 1)
     play_until(game, lambda s: engine.to_move(s) == 2)
     game.refresh_from_db()
 
@@ -349,8 +349,7 @@ def test_the_moderators_game_page_lists_each_webhooks_deliveries_without_the_add
     game = started_game(3)
     table = _hook(seat_at(game, 0), receiver, "/table-secret-path", kind="json", table=True)
     mine = _hook(seat_at(game, 1), receiver, "/seat-secret-path", kind="json")
-    play_until(game, lambda s: engine.to_move(s) != 1)
-    play_until(game, lambda s: engine.to_move(s) == 1)
+    next_turn_of(game, 1)
     user = User.objects.create_user("mod", email="mod@example.org", password="x" * 20, is_staff=True)
     user.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
     client = Client()
