@@ -11,6 +11,8 @@ from games.narrate import describe
 from games.prepared import PreparedModels
 from games.services.seats import game_seats
 
+from .public import game_summary
+
 # One page of the history; a client asks again with ``after`` for the next.
 HISTORY_PAGE = 200
 
@@ -25,18 +27,6 @@ _RECORDS_AFTER = PreparedModels(
 
 def _iso(moment) -> str | None:
     return moment.isoformat() if moment else None
-
-
-def _game(game: Game) -> dict:
-    return {
-        "id": game.public_id,
-        "status": game.status,
-        "version": game.version,
-        "decision_version": game.decision_version,
-        "deadline": _iso(game.deadline),
-        "seed_commitment": game.seed_commitment,
-        "seed": game.seed if game.status == Game.Status.OVER else None,
-    }
 
 
 def _seats(seats: list[Seat]) -> list[dict]:
@@ -84,7 +74,7 @@ def game_view(game: Game, viewer: Seat | None) -> dict:
     state = engine.state_from_json(game.state) if game.state is not None else None
     seats = game_seats(game)
     view = {
-        "game": _game(game),
+        "game": game_summary(game),
         "seats": _seats(seats),
         "observation": None if state is None else engine.observe(state, None if viewer is None else viewer.position),
         "decision": _decision(game, state, seats, viewer),

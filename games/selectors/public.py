@@ -31,18 +31,24 @@ def verify_report(game: Game) -> Report | None:
     return game_verify(game=game) if game.status == Game.Status.OVER else None
 
 
+def game_summary(game: Game) -> dict:
+    """The game's own facts, as every JSON view gives them; the seed only
+    once the game is over."""
+    return {
+        "id": game.public_id,
+        "status": game.status,
+        "version": game.version,
+        "decision_version": game.decision_version,
+        "deadline": game.deadline.isoformat() if game.deadline else None,
+        "seed_commitment": game.seed_commitment,
+        "seed": game.seed if game.status == Game.Status.OVER else None,
+    }
+
+
 def game_json(game: Game, seat: Seat | None) -> dict:
     seats = game_seats(game)
     return {
-        "game": {
-            "id": game.public_id,
-            "status": game.status,
-            "version": game.version,
-            "decision_version": game.decision_version,
-            "deadline": game.deadline.isoformat() if game.deadline else None,
-            "seed_commitment": game.seed_commitment,
-            "seed": game.seed if game.status == Game.Status.OVER else None,
-        },
+        "game": game_summary(game),
         "seats": [
             {"position": s.position, "colour": s.colour, "name": s.name if s.accepted_at else None}
             for s in seats

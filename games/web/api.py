@@ -27,6 +27,7 @@ from games.services.decisions import notation_submit
 from games.services.errors import ServiceError
 from games.services.links import token_hash
 
+from .decorators import number_in_query
 from .limits import Limit, client_ip, limits_counted
 from .openapi import document
 
@@ -115,13 +116,9 @@ def with_api_seat(view):
     return wrapped
 
 
-def _after(request) -> int | None:
-    raw = request.GET.get("after", "0")
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else None
-
-
 def _history(request, game) -> JsonResponse:
-    after = _after(request)
+    # Nine digits at most: a log step is a 32-bit column.
+    after = number_in_query(request, "after", "0", digits=9)
     if after is None:
         return error(400, "bad_request", _("'after' must be a step number (0 or more)."))
     return JsonResponse(api_reads.history_page(game, after))

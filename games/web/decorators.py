@@ -55,6 +55,16 @@ def with_seat(view):
     return private(wrapped)
 
 
+def number_in_query(request, name: str, default: str = "", digits: int = 10) -> int | None:
+    """A whole number 0 or more of at most ``digits`` digits from the query
+    string, or None for anything else (missing without a default, signs,
+    other digits, too long)."""
+    raw = request.GET.get(name, default)
+    if not raw.isascii() or not raw.isdigit() or len(raw) > digits:
+        return None
+    return int(raw)
+
+
 def debug_only(view):
     @wraps(view)
     def wrapped(request, *args, **kwargs):

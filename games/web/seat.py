@@ -27,7 +27,7 @@ from games.services.seat_settings import emails_resume, emails_stop, language_se
 from games.services.setup import seat_accept
 
 from . import chat_hooks
-from .decorators import private, with_seat
+from .decorators import number_in_query, private, with_seat
 from .forms import (
     AbsenceForm,
     AcceptForm,
@@ -41,16 +41,10 @@ from .forms import (
 
 
 # Longer than any game version: a longer "since" is not a number we wrote.
-SINCE_DIGITS_MAX = 10
-
-
 def _since(request) -> int | None:
     """The game version an emailed link was written at, or None for a link
     without one or with anything but a plain number."""
-    raw = request.GET.get("since", "")
-    if not raw.isascii() or not raw.isdigit() or len(raw) > SINCE_DIGITS_MAX:
-        return None
-    return int(raw)
+    return number_in_query(request, "since")
 
 
 def _seat_page(request, seat, token, *, accept_form=None, status=200, lookup=None):
