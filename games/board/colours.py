@@ -22,6 +22,7 @@ SPACE_STYLE = {
     "plain": ("#f4f1ea", "#9a8f7a", 1),
 }
 POND = ("#9cc9e8", "#4d8db8")
+POND_LABEL = "#16324a"
 CHAIR_OUTLINE = "#222222"
 LABEL = "#555555"
 ACCENT = "#7a5c1e"

@@ -13,7 +13,10 @@ from PIL import Image, ImageDraw, ImageFont
 
 from games import engine
 
-from .colours import ACCENT, BOARD_BG, LABEL, LAST_MOVED, POND, TRACK_LINE, rgb, space_style
+from .colours import (
+    ACCENT, BOARD_BG, CHAIR_OUTLINE, COLOUR_HEX, INK, LABEL, LAST_MOVED, POND, POND_LABEL, SPACE_STYLE, TRACK_LINE,
+    UNKNOWN_HEX, label_ink, rgb, space_style,
+)
 from .layout import CHAIR_R, MIN_FONT, SPACE_H, SPACE_W, board_layout, shape_points
 
 SCALE = 2
@@ -34,17 +37,32 @@ def board_png(observation: dict, ruleset_json: dict, names: dict | None = None, 
     """``game`` is the public id of the game drawn, if any: the emails of one
     game at one version (a race's result, one to each player) show the same
     board, which is then drawn once."""
+    return _png(game, *picture_of(observation, ruleset_json, names))
+
+
+def picture_of(observation: dict, ruleset_json: dict, names: dict | None) -> tuple[int, int, str, str]:
+    """What is drawn, as text in the active language (the key it is kept
+    by): width, height, the grounds and the figures."""
     layout = board_layout(observation, engine.Ruleset.from_json(ruleset_json), names)
-    # As text, in the active language: what is drawn, and the key it is kept by.
     grounds = json.dumps([layout.spaces, layout.track, layout.pond, layout.arch], default=str)
     figures = json.dumps([layout.markers, layout.texts], default=str)
-    return _png(game, layout.width, layout.height, grounds, figures)
+    return layout.width, layout.height, grounds, figures
 
 
 # Kept within a game only: two games' boards are rarely the same, and a
 # copied game in a bench would look cheaper than a real one.
 @lru_cache(maxsize=16)
 def _png(game: str, width: int, height: int, grounds: str, figures: str) -> bytes:
+    out = io.BytesIO()
+    # 256 colours at less than half the bytes of full colour. Mapping onto
+    # the board's own palette costs a sixth of choosing a palette for each
+    # picture (an octree, 7 ms of the 2-core machine), and one is paid per email.
+    drawn(width, height, grounds, figures).quantize(palette=_palette(), dither=Image.Dither.NONE).save(out, format="PNG")
+    return out.getvalue()
+
+
+def drawn(width: int, height: int, grounds: str, figures: str) -> Image.Image:
+    """The picture in full colour."""
     image = _grounds(width, height, grounds).copy()
     draw = ImageDraw.Draw(image)
     s = _scaled
@@ -67,12 +85,46 @@ def _png(game: str, width: int, height: int, grounds: str, figures: str) -> byte
     for text in texts:
         # The layout gives SVG baselines; PIL's "ls" anchor is the same point.
         draw.text(s(text["x"], text["y"]), text["text"], fill=rgb(text["fill"]), font=_font(text["size"], text["bold"]), anchor="ls")
-    out = io.BytesIO()
-    # A palette of 256 keeps the labels' smoothing and is a fifth of the
-    # CPU of optimize=True on the full colours (17 ms against 80 ms on the
-    # 2-core machine), at less than half the bytes: one is paid per email.
-    image.quantize(256, method=Image.Quantize.FASTOCTREE).save(out, format="PNG")
-    return out.getvalue()
+    return image
+
+
+# Text is the only thing drawn smoothed: its edges blend its ink into what
+# it is written on, in this many steps of the palette.
+BLEND_STEPS = 8
+NEAR = 12
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """Every colour the board paints and the blends of its text's
+    edges: labels on the ground, the pond and the spaces, and each chair's
+    label on its chair and the chair's outline on the ground (chair labels
+    are stroked in the chair's colour). The blends are more than the
+    palette holds, so an octree picks the rest of it from them."""
+    chairs = [*COLOUR_HEX.values(), UNKNOWN_HEX]
+    grounds = [BOARD_BG, POND[0], *(fill for fill, _, _ in SPACE_STYLE.values())]
+    solids = list(dict.fromkeys(
+        [*chairs, *grounds, *(outline for _, outline, _ in SPACE_STYLE.values()), POND[1], POND_LABEL,
+         CHAIR_OUTLINE, INK, LABEL, ACCENT, TRACK_LINE, LAST_MOVED, "#ffffff"]
+    ))
+    pairs = [(ink, ground) for ink in (INK, LABEL, ACCENT, POND_LABEL) for ground in grounds]
+    pairs += [(label_ink(chair), chair) for chair in chairs] + [(chair, ground) for chair in chairs for ground in grounds]
+    blends = Image.new("RGB", (BLEND_STEPS - 1, len(pairs)))
+    for row, (ink, ground) in enumerate(pairs):
+        for step in range(1, BLEND_STEPS):
+            blends.putpixel((step - 1, row), tuple(round(a + (b - a) * step / BLEND_STEPS) for a, b in zip(rgb(ink), rgb(ground))))
+    exact = [rgb(colour) for colour in solids]
+    flat = blends.quantize(256 - len(solids), method=Image.Quantize.FASTOCTREE).getpalette()[: 3 * (256 - len(solids))]
+    # Pillow finds the nearest entry at five bits a channel: a blend next to
+    # a solid colour could stand in for it. (The ground and the white chair
+    # are nearer than that, and the ground comes out a shade off white.)
+    picked = [
+        colour for colour in zip(flat[0::3], flat[1::3], flat[2::3])
+        if all(sum(abs(a - b) for a, b in zip(colour, solid)) > NEAR for solid in exact)
+    ]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([value for colour in exact + picked for value in colour])
+    return palette
 
 
 def _scaled(*values: float) -> list[float]:
@@ -94,7 +146,7 @@ def _grounds(width: int, height: int, grounds: str) -> Image.Image:
         s(pond["x"], pond["y"], pond["x"] + pond["w"], pond["y"] + pond["h"]),
         radius=22 * SCALE, fill=rgb(POND[0]), outline=rgb(POND[1]), width=2 * SCALE,
     )
-    draw.text(s(pond["x"] + pond["w"] / 2, pond["y"] + 10), pond["label"], fill=rgb("#16324a"), font=_font(MIN_FONT), anchor="mm")
+    draw.text(s(pond["x"] + pond["w"] / 2, pond["y"] + 10), pond["label"], fill=rgb(POND_LABEL), font=_font(MIN_FONT), anchor="mm")
     for space in spaces:
         x, y = space["x"], space["y"]
         fill, outline, width = POND + (2,) if space["pond"] else space_style(space)

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.narrate import colour_name
 
-from .colours import ACCENT, BOARD_BG, LABEL, LAST_MOVED, POND, TRACK_LINE, space_style
+from .colours import ACCENT, BOARD_BG, LABEL, LAST_MOVED, POND, POND_LABEL, TRACK_LINE, space_style
 from .layout import CHAIR_R, MIN_FONT, SPACE_H, SPACE_W, board_layout, shape_points
 
 
@@ -32,7 +32,7 @@ def board_svg(observation: dict, ruleset: engine.Ruleset, names: dict | None = N
         f'<rect x="{pond["x"]}" y="{pond["y"]}" width="{pond["w"]}" height="{pond["h"]}" rx="22" '
         f'fill="{POND[0]}" stroke="{POND[1]}" stroke-width="2"/>'
         f'<text x="{pond["x"] + pond["w"] / 2}" y="{pond["y"] + 15}" font-size="{MIN_FONT}" '
-        f'text-anchor="middle" fill="#16324a">{escape(pond["label"])}</text>'
+        f'text-anchor="middle" fill="{POND_LABEL}">{escape(pond["label"])}</text>'
     )
     for space in layout.spaces:
         x, y = space["x"], space["y"]

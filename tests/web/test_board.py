@@ -15,6 +15,7 @@ from PIL import Image
 
 from games import engine
 from games.board import png as png_module
+from games.board.colours import hex_of, rgb
 from games.board.layout import short_labels
 from games.board.png import board_png
 from games.board.svg import board_svg
@@ -137,6 +138,21 @@ def test_the_email_picture_decodes_and_is_a_sensible_size():
     assert image.format == "PNG"
     assert 600 <= image.width <= 800 and 600 <= image.height <= 1400
     assert len(picture) < 200_000
+
+
+@pytest.mark.parametrize("observation", [mid_race, after_arrivals], ids=["mid_race", "after_arrivals"])
+def test_the_email_picture_keeps_the_colours_it_is_drawn_in(observation):
+    """Its 256 colours are the board's own, not picked per picture: every
+    chair's colour comes out as it is, and no part of the picture strays far
+    from the drawing in full colour."""
+    picture = png_module.picture_of(observation(), engine.CLASSIC.to_json(), NAMES)
+    full = png_module.drawn(*picture)
+    sent = Image.open(io.BytesIO(board_png(observation(), engine.CLASSIC.to_json(), NAMES))).convert("RGB")
+    differences = [abs(a - b) for a, b in zip(full.tobytes(), sent.tobytes())]
+    assert sum(differences) / len(differences) < 1.5
+    assert sum(difference > 24 for difference in differences) < len(differences) / 1000
+    sent_colours = {colour for _, colour in sent.getcolors(256)}
+    assert {rgb(hex_of(colour)) for colour in observation()["race"]["chairs"]} <= sent_colours
 
 
 @pytest.mark.django_db
