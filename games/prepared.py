@@ -57,6 +57,7 @@ class Prepared:
         self.make = make
         self.names = tuple(names)
         self.compiled: dict[str, tuple[str, list, list[int]]] = {}
+        self.converters: dict[str, list[tuple]] = {}
 
     def _compile(self, alias: str) -> tuple[str, list, list[int]]:
         stand_ins = _stand_ins(["text"])
@@ -64,13 +65,25 @@ class Prepared:
         selected = (*queryset.query.values_select, *queryset.query.annotation_select)
         if selected != self.names:
             raise ValueError(f"columns come back as {selected}, not {self.names}")
-        _compiler, sql, params, places = _sql_with_stand_ins(queryset, alias, stand_ins)
+        compiler, sql, params, places = _sql_with_stand_ins(queryset, alias, stand_ins)
+        self.converters[alias] = [
+            (self.names[position], converters, expression)
+            for position, (converters, expression) in compiler.get_converters([column[0] for column in compiler.select]).items()
+        ]
         return sql, params, places
 
     def rows(self, value: str, alias: str = "default") -> list[dict]:
         if alias not in self.compiled:
             self.compiled[alias] = self._compile(alias)
         return [dict(zip(self.names, row)) for row in _run(alias, *self.compiled[alias], (value,))]
+
+    def converted(self, row: dict, alias: str = "default") -> dict:
+        """One of the rows ``rows`` gave, each value as its model field gives it."""
+        row, connection = dict(row), connections[alias]
+        for name, converters, expression in self.converters[alias]:
+            for converter in converters:
+                row[name] = converter(row[name], expression, connection)
+        return row
 
 
 class _Plan:

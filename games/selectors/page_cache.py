@@ -53,6 +53,7 @@ class Table:
     viewer: dict | None
     seats: list[dict]
     absences: list[tuple]
+    read_by: Prepared
 
     @property
     def cacheable(self) -> bool:
@@ -60,6 +61,24 @@ class Table:
             return True
         # The invitation has a form of its own and changes as seats are taken.
         return self.viewer["game__status"] != Game.Status.INVITING and self.viewer["accepted_at"] is not None
+
+    @property
+    def moderated(self) -> bool:
+        """Whether a moderator has stepped into the game: if not, a page
+        made from these rows need not read the moderators' steps."""
+        return self.seats[0]["moderated"] is not None
+
+    def seats_of(self, game: Game) -> list[Seat]:
+        """The seats as these rows hold them, as game_seats gives them but
+        without reading them again; a page made from the rows shows the
+        seats its key was made of. Columns no page shows are read if asked."""
+        seats = []
+        for row in self.seats:
+            values = self.read_by.converted(row)
+            seat = Seat.from_db("default", _SEAT_COLUMNS, [values[name] for name in _SEAT_COLUMNS])
+            seat.game = game
+            seats.append(seat)
+        return seats
 
     def key(self, since: int | None, language: str = "") -> str:
         row = self.viewer or self.seats[0]
@@ -114,12 +133,12 @@ def table_read(token: str) -> Table | None:
         token, public_id=viewer["game__public_id"], position=viewer["position"], nonce=viewer["link_nonce"]
     ):
         return None
-    return Table(viewer=viewer, seats=seats, absences=_absences(seats))
+    return Table(viewer=viewer, seats=seats, absences=_absences(seats), read_by=_BY_LINK)
 
 
 def spectator_table_read(public_id: str) -> Table | None:
     seats = _BY_GAME.rows(public_id) if len(public_id) <= PUBLIC_ID_MAX else []
-    return Table(viewer=None, seats=seats, absences=_absences(seats)) if seats else None
+    return Table(viewer=None, seats=seats, absences=_absences(seats), read_by=_BY_GAME) if seats else None
 
 
 @dataclass

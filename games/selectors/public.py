@@ -7,6 +7,7 @@ from games.models import Game, Seat
 from games.prepared import PreparedModels
 from games.services.seats import game_seats
 
+from . import page_cache
 from .seat import game_context, observation_for
 from .verification import Report, game_verify
 
@@ -18,11 +19,12 @@ def game_by_public_id(public_id: str) -> Game | None:
     return _GAME_BY_PUBLIC_ID.first(public_id)
 
 
-def spectator_page(game: Game) -> dict:
-    seats = game_seats(game)
+def spectator_page(game: Game, table: page_cache.Table | None = None) -> dict:
+    """``table``: the rows the page was looked up with in the cache, if it was."""
+    seats = table.seats_of(game) if table else game_seats(game)
     context = {"game": game, "seats": seats}
     if game.state is not None:
-        context.update(game_context(game, None, seats))
+        context.update(game_context(game, None, seats, moderated=table.moderated if table else True))
     return context
 
 

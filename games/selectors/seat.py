@@ -46,12 +46,13 @@ _TOLD_RECORDS = PreparedModels(
 )
 
 
-def history(game: Game, names: dict | None = None) -> list[dict]:
+def history(game: Game, names: dict | None = None, *, moderated: bool = True) -> list[dict]:
     """The newest HISTORY_LIMIT entries, told oldest first like a story: each a
-    time and the sentences of one action or moderator's step."""
+    time and the sentences of one action or moderator's step. ``moderated``
+    False: the caller knows no moderator stepped in."""
     limit = HISTORY_LIMIT
     entries = list(_logged(game, names, limit))
-    moderation = _NEWEST_MODERATION.all(game.pk)
+    moderation = _NEWEST_MODERATION.all(game.pk) if moderated else []
     colours = {seat.position: seat.colour for seat in game_seats(game)} if moderation else {}
     for entry in moderation:
         colour = colours.get(entry.seat_position)
@@ -230,9 +231,9 @@ def _absences_now(seats: list[Seat]) -> dict:
     return shown
 
 
-def game_context(game: Game, seat: Seat | None, seats: list[Seat]) -> dict:
+def game_context(game: Game, seat: Seat | None, seats: list[Seat], *, moderated: bool = True) -> dict:
     """What every view of a running or finished game shows, for ``seat`` (or
-    a spectator, with None)."""
+    a spectator, with None). ``moderated`` as for history."""
     observation = observation_for(game, seat)
     ruleset = engine.Ruleset.from_json(game.ruleset)
     names = {s.colour: s.name for s in seats}
@@ -243,7 +244,7 @@ def game_context(game: Game, seat: Seat | None, seats: list[Seat]) -> dict:
         "names": names,
         "standings": final_standings(observation, names),
         "by_colour": {s.colour: s for s in seats},
-        "history": history(game, names=names),
+        "history": history(game, names=names, moderated=moderated),
         "history_limit": HISTORY_LIMIT,
         "my_turn": my_turn,
         "deadline": local_time(game.deadline, seat.time_zone if seat else "UTC"),
@@ -258,18 +259,19 @@ def game_context(game: Game, seat: Seat | None, seats: list[Seat]) -> dict:
     }
 
 
-def seat_page(seat: Seat, since: int | None = None) -> dict:
+def seat_page(seat: Seat, since: int | None = None, table: page_cache.Table | None = None) -> dict:
     """Everything the seat page shows but its forms; ``inviting`` says which
     page it is, and the ``*_initial`` and flags say which forms it has.
-    ``since`` is the game version of the email whose link was opened."""
+    ``since`` is the game version of the email whose link was opened;
+    ``table`` the rows the page was looked up with in the cache, if it was."""
     game = seat.game
-    seats = game_seats(game)
+    seats = table.seats_of(game) if table else game_seats(game)
     context: dict = {"seat": seat, "game": game, "seats": seats, "inviting": is_inviting(game)}
     if context["inviting"]:
         context["free_colours"] = free_colours(game, seats)
         context["invitees"] = invitees(seats, seat)
         return context
-    context.update(game_context(game, seat, seats))
+    context.update(game_context(game, seat, seats, moderated=table.moderated if table else True))
     context["since_email"] = since_email(seat, since)
     if context["can_arrange"]:
         context["arrange_codes"] = arrange_codes(context["observation"], seat)

@@ -93,8 +93,8 @@ def spectator(request, public_id):
     is made afresh."""
     language = translation.get_language()
 
-    def made() -> str:
-        context = spectator_page(game_or_404(public_id))
+    def made(table=None) -> str:
+        context = spectator_page(game_or_404(public_id), table)
         context["csrf_token"] = page_cache.CSRF_PLACEHOLDER  # the language switch's form
         return render_to_string("public/spectator.html", context, request)
 
@@ -102,7 +102,7 @@ def spectator(request, public_id):
         html = made()
     else:
         lookup = page_cache.spectator_page_cached(public_id, language)
-        html = lookup.html or page_cache.page_store(lookup, made)
+        html = lookup.html or page_cache.page_store(lookup, lambda: made(lookup.table))
     return HttpResponse(page_cache.placeholders_fill(html, "", get_token(request)))
 
 

@@ -53,15 +53,15 @@ def _seat_page(request, seat, token, *, accept_form=None, status=200, lookup=Non
     since = _since(request)
     if status == 200 and accept_form is None and not seat_reads.is_inviting(seat.game) and not get_messages(request):
         lookup = lookup or page_cache.seat_page_cached(token, since)
-        html = page_cache.page_store(lookup, lambda: _seat_page_render(request, seat, since))
+        html = page_cache.page_store(lookup, lambda: _seat_page_render(request, seat, since, table=lookup.table))
     else:
         html = _seat_page_render(request, seat, since, accept_form=accept_form)
     return HttpResponse(page_cache.placeholders_fill(html, token, get_token(request)), status=status)
 
 
-def _seat_page_render(request, seat, since, *, accept_form=None) -> str:
+def _seat_page_render(request, seat, since, *, accept_form=None, table=None) -> str:
     """The page with placeholders for the link and the CSRF token."""
-    context = seat_reads.seat_page(seat, since=since)
+    context = seat_reads.seat_page(seat, since=since, table=table)
     context.update(token=page_cache.TOKEN_PLACEHOLDER, csrf_token=page_cache.CSRF_PLACEHOLDER)
     if context["inviting"]:
         if seat.accepted_at is None and accept_form is None:

@@ -25,6 +25,7 @@ from games.services import moderation
 from games.services.absence import absence_declare
 from games.services.game_state import load_state
 from games.services.seat_settings import emails_stop, language_set, orders_set
+from games.services.seats import game_seats
 from tests.web.factories import play_steps, seat_at, started_game, tokens
 
 pytestmark = pytest.mark.django_db
@@ -262,3 +263,36 @@ def test_the_spectator_page_is_cached_per_language_and_follows_the_game(game):
 
 def test_an_unknown_game_has_no_spectator_page():
     assert Client().get("/g/nosuchgame000/").status_code == 404
+
+
+def test_the_seats_a_page_is_looked_up_with_are_the_seats_as_the_models_read_them(game):
+    """A page made after a miss shows the seats from the rows it was looked
+    up with rather than reading them again: the same values, of the same
+    types, down to the columns no page shows."""
+    seat = seat_at(game, 1)
+    orders_set(seat=seat, auto_roll=True, bid_limit=9, bid_every=True, devil="", removal="")
+    absence_declare(seat=seat, first_day=_seat_today(seat), days=2, mode="extend")
+    Seat.objects.filter(pk=seat.pk).update(link_opened_at=timezone.now(), display_name="Zoë <b>")
+    game.refresh_from_db()
+    table = page_cache.table_read(tokens(game)[0])
+    for looked_up, read in zip(table.seats_of(game), game_seats(game), strict=True):
+        assert looked_up.game is game
+        for field in Seat._meta.concrete_fields:
+            assert getattr(looked_up, field.attname) == getattr(read, field.attname), field.name
+            assert type(getattr(looked_up, field.attname)) is type(getattr(read, field.attname)), field.name
+
+
+def test_a_first_view_reads_the_moderators_steps_only_once_a_moderator_stepped_in(game):
+    """Until then the rows the page was looked up with say there are none."""
+
+    def moderation_reads(url: str) -> int:
+        cache.clear()
+        with CaptureQueriesContext(connection) as queries:
+            assert Client().get(url).status_code == 200
+        return sum(query["sql"].startswith('SELECT "games_moderationentry"') for query in queries)
+
+    urls = [f"/s/{tokens(game)[0]}/", f"/g/{game.public_id}/"]
+    assert [moderation_reads(url) for url in urls] == [0, 0]
+    moderation.deadline_extend(moderator=moderator_user(), game=game, hours=48, reason="a holiday in the hills")
+    assert [moderation_reads(url) for url in urls] == [1, 1]
+    assert all("a holiday in the hills" in Client().get(url).content.decode() for url in urls)
