@@ -73,7 +73,7 @@ def _seat_page_render(request, seat, since, *, accept_form=None, table=None) -> 
         context["accept_form"] = accept_form
         return render_to_string("seat/seat_inviting.html", context, request)
     if context["can_arrange"]:
-        context["arrange_form"] = ArrangeForm(codes=context["arrange_codes"])
+        context["arrange_html"] = _arrange_form(request, context["arrange_codes"])
     context["forms_html"] = _seat_forms(request, seat, context)
     context.update(chat_hooks.seat_section(request, seat))
     return render_to_string("seat/seat.html", context, request)
@@ -103,6 +103,17 @@ def _seat_forms(request, seat, page: dict) -> str:
         return render_to_string("seat/_forms.html", context, request)
 
     return mark_safe(page_cache.kept("seat-forms", inputs, made))  # noqa: S308 - our own template's output
+
+
+def _arrange_form(request, codes: list[str]) -> str:
+    """The form that arranges a team: the same HTML for every team of the
+    same cards in the same order, so made once and kept."""
+
+    def made() -> str:
+        context = {"token": page_cache.TOKEN_PLACEHOLDER, "csrf_token": page_cache.CSRF_PLACEHOLDER}
+        return render_to_string("seat/_arrange.html", {**context, "arrange_form": ArrangeForm(codes=codes)}, request)
+
+    return mark_safe(page_cache.kept("arrange-form", (tuple(codes), translation.get_language()), made))  # noqa: S308 - our own template's output
 
 
 @require_safe

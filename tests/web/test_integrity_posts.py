@@ -509,3 +509,31 @@ def test_an_address_longer_than_254_characters_gets_a_form_error_and_no_game(cli
     assert response.status_code == 400
     assert "errorlist" in response.content.decode()
     assert snapshot() == before
+
+
+def arrange_form_codes(client, token: str) -> list[str]:
+    """The codes the seat page's arrange form has chosen, slot by slot."""
+    page = client.get(f"/s/{token}/").content.decode()
+    form = re.search(r'<form method="post" action="/s/[^"]+/arrange">(.*?)</form>', page, re.S)
+    assert form, "the page has no arrange form"
+    return re.findall(r'<option value="([^"]+)" selected>', form.group(1))
+
+
+def test_each_seats_arrange_form_offers_its_own_team_in_its_order_and_follows_an_arrangement(client):
+    """The form's HTML is kept for everyone whose team is the same cards in
+    the same order: a seat never gets another team's form, nor its own
+    before its last arrangement."""
+    game = game_at_roll()
+    links = tokens(game)
+
+    def teams() -> dict[int, list[str]]:
+        state = load_state(game)
+        return {p: [card["code"] for card in engine.observe(state, p)["players"][p]["display"]] for p in range(3)}
+
+    before = teams()
+    assert {p: arrange_form_codes(client, links[p]) for p in range(3)} == before
+    reordered = list(reversed(before[1]))
+    client.post(f"/s/{links[1]}/arrange", {f"slot_{i}": code for i, code in enumerate(reordered, start=1)})
+    game.refresh_from_db()
+    assert teams()[1] == reordered
+    assert {p: arrange_form_codes(client, links[p]) for p in range(3)} == teams()
