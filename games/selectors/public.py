@@ -8,7 +8,7 @@ from games.prepared import PreparedModels
 from games.services.seats import game_seats
 
 from . import page_cache
-from .seat import game_context, observation_for
+from .seat import game_context, observation_for, seats_for_page
 from .verification import Report, game_verify
 
 
@@ -21,10 +21,10 @@ def game_by_public_id(public_id: str) -> Game | None:
 
 def spectator_page(game: Game, table: page_cache.Table | None = None) -> dict:
     """``table``: the rows the page was looked up with in the cache, if it was."""
-    seats = table.seats_of(game) if table else game_seats(game)
+    seats, moderated = seats_for_page(game, table)
     context = {"game": game, "seats": seats}
     if game.state is not None:
-        context.update(game_context(game, None, seats, moderated=table.moderated if table else True))
+        context.update(game_context(game, None, seats, moderated=moderated))
     return context
 
 

@@ -231,6 +231,14 @@ def _absences_now(seats: list[Seat]) -> dict:
     return shown
 
 
+def seats_for_page(game: Game, table: page_cache.Table | None) -> tuple[list[Seat], bool]:
+    """The game's seats, and whether a moderator may have stepped in: from
+    the rows the page was looked up with in the cache, if it was."""
+    if table is None:
+        return game_seats(game), True
+    return table.seats_of(game), table.moderated
+
+
 def game_context(game: Game, seat: Seat | None, seats: list[Seat], *, moderated: bool = True) -> dict:
     """What every view of a running or finished game shows, for ``seat`` (or
     a spectator, with None). ``moderated`` as for history."""
@@ -265,13 +273,13 @@ def seat_page(seat: Seat, since: int | None = None, table: page_cache.Table | No
     ``since`` is the game version of the email whose link was opened;
     ``table`` the rows the page was looked up with in the cache, if it was."""
     game = seat.game
-    seats = table.seats_of(game) if table else game_seats(game)
+    seats, moderated = seats_for_page(game, table)
     context: dict = {"seat": seat, "game": game, "seats": seats, "inviting": is_inviting(game)}
     if context["inviting"]:
         context["free_colours"] = free_colours(game, seats)
         context["invitees"] = invitees(seats, seat)
         return context
-    context.update(game_context(game, seat, seats, moderated=table.moderated if table else True))
+    context.update(game_context(game, seat, seats, moderated=moderated))
     context["since_email"] = since_email(seat, since)
     if context["can_arrange"]:
         context["arrange_codes"] = arrange_codes(context["observation"], seat)
