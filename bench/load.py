@@ -140,6 +140,22 @@ OTHER_WORK_NOTICED = 0.15
 DRAIN_QUIET = 1.5
 
 
+def reference_ms() -> float:
+    """CPU milliseconds of a fixed piece of pure-Python work (a list made
+    into markup, as a page is, and a JSON round trip), the least of three:
+    the machine's speed at that moment. This machine's speed drifts by half
+    and more within minutes, and every figure of a step drifts with it."""
+    seats = [{"name": f"player {n}", "gold": n * 7, "cards": list(range(n, n + 6))} for n in range(40)]
+    times = []
+    for _ in range(3):
+        started = time.process_time()
+        for _ in range(200):
+            "".join(f"<li>{seat['name']}: {seat['gold']} {' '.join(map(str, seat['cards']))}</li>" for seat in seats)
+            json.loads(json.dumps(seats))
+        times.append((time.process_time() - started) * 1000)
+    return min(times)
+
+
 def loopback_only(url: str, what: str) -> None:
     host = urlsplit(url).hostname or ""
     if host not in LOOPBACK_HOSTS:
@@ -455,6 +471,7 @@ def drive(spec_path: str) -> None:
         loaded = time.monotonic() - started
         drained = drain() if weights and weights.get("decision") else 0.0
         after_cpu, after_own = cpu_now(), os.times()
+        reference = reference_ms()
         result = {
             key: step[key] for key in ("name", "users", "failures", "user_errors", "decisions", "stale", "no_decision")
         }
@@ -467,6 +484,7 @@ def drive(spec_path: str) -> None:
             cpu={key: after_cpu[key] - cpu[key] for key in cpu},
             locust_cpu=(after_own.user + after_own.system) - (own.user + own.system),
             machine_busy=machine_busy_seconds() - busy,
+            reference_ms=reference,
         )
         print(
             f"  {name}: {len(step['requests'])} requests in {loaded:.1f} s"
@@ -768,6 +786,8 @@ def report(args, made: dict, results: dict, cores: int, versions: dict) -> None:
         "at the cost above; a seat page alone is a random seat's, the two here are the mover's and the page "
         "after the 302, whose costs differ.)"
     )
+    references = ", ".join(f"{step['reference_ms']:.1f}" for step in [*calibration.values()])
+    print(f"  (ref ms after each of these steps, the machine's speed then, as in the mix below: {references}.)")
 
     print(
         f"\nThe mix, {args.seconds:.0f} s at each number of users (of every 13 requests about 8 seat pages, "
@@ -775,7 +795,7 @@ def report(args, made: dict, results: dict, cores: int, versions: dict) -> None:
     )
     header = (
         f"{'users':>5}{'requests':>10}{'req/s':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'errors':>8}{'409s':>6}"
-        f"{'decisions':>10}{'emails':>8}{'web CPU ms/req':>16}{'services busy':>15}{'locust':>8}{'other':>8}"
+        f"{'decisions':>10}{'emails':>8}{'web CPU ms/req':>16}{'services busy':>15}{'locust':>8}{'other':>8}{'ref ms':>8}"
     )
     print(header)
     print("-" * len(header))
@@ -797,11 +817,13 @@ def report(args, made: dict, results: dict, cores: int, versions: dict) -> None:
         print(
             f"{step['users']:>5}{count:>10}{count / step['seconds']:>8.1f}{p50:>8.0f}{p95:>8.0f}{p99:>8.0f}"
             f"{errors:>8}{step['stale']:>6}{step['decisions']:>10}{step['emails']:>8}{web_per_request * 1000:>16.1f}"
-            f"{services_busy:>14.2f}c{locust_busy:>7.2f}c{other:>7.2f}c"
+            f"{services_busy:>14.2f}c{locust_busy:>7.2f}c{other:>7.2f}c{step['reference_ms']:>8.1f}"
         )
     print(
         "  (services busy, locust, other: cores in use over the step and its email drain; other is every "
-        "other process on the machine, from /proc/stat.)"
+        "other process on the machine, from /proc/stat. ref ms: the CPU a fixed piece of Python took right "
+        "after the step, the machine's speed then, lower is faster: this machine's drifts by half and more "
+        "within minutes, and every figure of a step with it.)"
     )
     if other_most > OTHER_WORK_NOTICED:
         print(
