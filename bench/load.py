@@ -14,10 +14,12 @@ it ends: gunicorn (2 workers x 4 threads, DEBUG=false) on 127.0.0.1 only,
 PostgreSQL, Redis, two Celery workers as docker-compose.yml runs them
 (worker on the celery queue, mailer on mail, prefork, concurrency 2 each; their
 CPU is reported together as "worker") and one beat, the Celery processes at
-nice 10 (--worker-nice) as docker-compose.yml gives them a quarter of the web's
-cpu_shares: a page is waited for, an email is not. Email goes to the dev mailbox in a
-temporary folder: rendered and written as for a provider, nothing leaves the
-machine. Every address is a loopback one; the bench refuses any other.
+nice 10 (--worker-nice) as docker-compose.yml gives them a tenth of the web's
+cpu_shares: a page is waited for, an email is not. (Their sessions get nice 10
+too: where the kernel schedules each session as a group, autogroup, a
+process's own nice counts only inside its session.) Email goes to the dev
+mailbox in a temporary folder: rendered and written as for a provider, nothing
+leaves the machine. Every address is a loopback one; the bench refuses any other.
 
 Data, never var/db.sqlite3: a PostgreSQL database named after DATABASE_URL's
 with a "bench_" prefix and this process id, created and dropped by the bench
@@ -36,7 +38,11 @@ in a bench). Deadlines are 2 to 24 hours away, so no sweep applies a default
 or sends a reminder while the bench runs.
 
 The load: locust users (FastHttpUser), no pause between tasks, each task on a
-random game of the sample:
+random game of the sample and a visit of its own: its requests share one
+connection, closed when the task ends, as a player's browser's is closed by
+gunicorn two seconds after a visit. (One connection kept across tasks pinned
+each locust user to the gunicorn process that accepted it: 15 of 16 were
+seen on one process.) The report's "busiest web" column shows the spread.
 
     weight 6  seat page       GET /s/<token>/ of a random seat
     weight 2  spectator page  GET /g/<public id>/
@@ -91,6 +97,7 @@ import importlib.util
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -198,6 +205,18 @@ def services_cpu(roots: dict[str, list[int]]) -> dict[str, float]:
     return {name: sum(tree_cpu_seconds(pid, children) for pid in pids) for name, pids in roots.items()}
 
 
+def processes_cpu(parent: int) -> dict[int, float]:
+    """CPU seconds of each child of a process (gunicorn's workers)."""
+    return {pid: tree_cpu_seconds(pid, {}) for pid in _children_of().get(parent, ())}
+
+
+def busiest_share(before: dict[int, float], after: dict[int, float]) -> float:
+    """The share of the work between two readings done by the busiest of
+    the processes: 1 / their number when the work is spread evenly."""
+    spent = [after[pid] - before.get(pid, 0.0) for pid in after]
+    return max(spent) / sum(spent) if sum(spent) > 0 else float("nan")
+
+
 # The server's own processes, which work for every database alike.
 POSTGRES_SHARED = ("walwriter", "checkpointer", "background writer", "autovacuum launcher")
 
@@ -282,10 +301,16 @@ class DecisionForms(HTMLParser):
             self._open = None
 
 
+DECISION_FORM = re.compile(r'<form\b[^>]*\baction="[^"]*/act".*?</form>', re.DOTALL)
+
+
 def decision_choice(page: str, rng: random.Random) -> tuple[str, dict] | None:
     """(action URL, form fields) of one decision the page offers, or None."""
     parser = DecisionForms()
-    parser.feed(page)
+    # Only the decision forms are parsed: the whole page took 4 ms of the
+    # load generator's CPU, which shares the machine with the services.
+    for form in DECISION_FORM.findall(page):
+        parser.feed(form)
     offers = []
     for form in parser.forms:
         fields = dict(form["hidden"])
@@ -425,8 +450,23 @@ def drive(spec_path: str) -> None:
                 else:
                     step["decisions"] += 1
 
+    def visit(task):
+        """The task, then its connection closed. Each task is one visit by
+        one of thousands of players (a random seat), as a browser's, whose
+        connection gunicorn closes after two idle seconds. A connection kept
+        across tasks would pin each locust user to the gunicorn process that
+        happened to accept it (15 of 16 to one process were seen), and the
+        load would measure that one process rather than the deployment."""
+        def visited(user):
+            try:
+                task(user)
+            finally:
+                user.client.client.close()
+        visited.__name__ = task.__name__
+        return visited
+
     def user_class(weights: dict[str, int]):
-        tasks = {getattr(Player, kind): weight for kind, weight in weights.items()}
+        tasks = {visit(getattr(Player, kind)): weight for kind, weight in weights.items()}
         return type("Players", (Player,), {"tasks": tasks, "abstract": False})
 
     def mailbox_count() -> int:
@@ -454,6 +494,7 @@ def drive(spec_path: str) -> None:
     def measured(name: str, users: int, seconds: float, weights: dict[str, int] | None) -> dict:
         step_start(name, users)
         mails, cpu, busy = mailbox_count(), cpu_now(), machine_busy_seconds()
+        web_processes = processes_cpu(roots["web"][0])
         own, started = os.times(), time.monotonic()
         if weights:
             # Each user finishes the task it is in when the step ends: a
@@ -485,6 +526,7 @@ def drive(spec_path: str) -> None:
             locust_cpu=(after_own.user + after_own.system) - (own.user + own.system),
             machine_busy=machine_busy_seconds() - busy,
             reference_ms=reference,
+            web_busiest=busiest_share(web_processes, processes_cpu(roots["web"][0])),
         )
         print(
             f"  {name}: {len(step['requests'])} requests in {loaded:.1f} s"
@@ -606,11 +648,20 @@ class Services:
         self.env, self.log_dir = env, log_dir
         self.processes: dict[str, subprocess.Popen] = {}
 
-    def start(self, name: str, command: list[str]) -> subprocess.Popen:
+    def start(self, name: str, command: list[str], nice: int = 0) -> subprocess.Popen:
+        """Start a service in a session of its own, at ``nice``. Where the
+        kernel groups each session for the scheduler (autogroup), a process's
+        own nice weighs only against its session's other processes, and each
+        session gets a full share: so the session is given the nice as well,
+        or the background services would weigh as much as the whole web."""
+        command = ["nice", "-n", str(nice), *command] if nice else command
         with (self.log_dir / f"{name}.log").open("ab") as log:
             process = subprocess.Popen(
                 command, cwd=BASE_DIR, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
             )
+        autogroup = Path(f"/proc/{process.pid}/autogroup")
+        if nice and autogroup.exists():
+            autogroup.write_text(str(nice))
         self.processes[name] = process
         return process
 
@@ -796,6 +847,7 @@ def report(args, made: dict, results: dict, cores: int, versions: dict) -> None:
     header = (
         f"{'users':>5}{'requests':>10}{'req/s':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'errors':>8}{'409s':>6}"
         f"{'decisions':>10}{'emails':>8}{'web CPU ms/req':>16}{'services busy':>15}{'locust':>8}{'other':>8}{'ref ms':>8}"
+        f"{'busiest web':>13}"
     )
     print(header)
     print("-" * len(header))
@@ -818,12 +870,14 @@ def report(args, made: dict, results: dict, cores: int, versions: dict) -> None:
             f"{step['users']:>5}{count:>10}{count / step['seconds']:>8.1f}{p50:>8.0f}{p95:>8.0f}{p99:>8.0f}"
             f"{errors:>8}{step['stale']:>6}{step['decisions']:>10}{step['emails']:>8}{web_per_request * 1000:>16.1f}"
             f"{services_busy:>14.2f}c{locust_busy:>7.2f}c{other:>7.2f}c{step['reference_ms']:>8.1f}"
+            f"{step['web_busiest'] * 100:>12.0f}%"
         )
     print(
         "  (services busy, locust, other: cores in use over the step and its email drain; other is every "
         "other process on the machine, from /proc/stat. ref ms: the CPU a fixed piece of Python took right "
         "after the step, the machine's speed then, lower is faster: this machine's drifts by half and more "
-        "within minutes, and every figure of a step with it.)"
+        "within minutes, and every figure of a step with it. busiest web: the share of the web's CPU "
+        f"taken by the busiest of its {args.web_workers} processes; {100 / args.web_workers:.0f}% is an even spread.)"
     )
     if other_most > OTHER_WORK_NOTICED:
         print(
@@ -979,17 +1033,17 @@ def main() -> None:
         )
         # docker-compose.yml's layout: sweeps and sends on workers of their
         # own, behind the web for CPU (a page is waited for, an email is not).
-        background = ["nice", "-n", str(args.worker_nice), python]
         for name, queue in (("worker", "celery"), ("mailer", settings.MAIL_QUEUE)):
             services.start(
                 name,
                 [
-                    *background, "-m", "celery", "-A", "versailles_site", "worker", "-Q", queue, "--concurrency", "2",
+                    python, "-m", "celery", "-A", "versailles_site", "worker", "-Q", queue, "--concurrency", "2",
                     "-n", f"bench-load-{name}-{os.getpid()}@%h", "--without-gossip", "--without-mingle",
                     "--without-heartbeat", "-l", "INFO",
                 ],
+                nice=args.worker_nice,
             )
-        services.start("beat", [*background, "-m", "celery", "-A", "versailles_site", "beat", "-l", "INFO"])
+        services.start("beat", [python, "-m", "celery", "-A", "versailles_site", "beat", "-l", "INFO"], nice=args.worker_nice)
         services.wait_for("web", lambda: answers(f"{site_url}/robots.txt"))
         services.wait_for("worker", lambda: " ready." in services.log("worker"))
         services.wait_for("mailer", lambda: " ready." in services.log("mailer"))

@@ -1,0 +1,35 @@
+"""bench/load.py decides as a browser would: from the decision forms it
+finds in a seat page, one that the site accepts."""
+
+import random
+
+import pytest
+
+from bench.load import decision_choice
+from games.models import Game
+from tests.web.factories import started_game, tokens
+from tests.web.integrity_helpers import game_at_push, game_at_removal, game_at_roll, mover_position
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("make", [lambda: started_game(4), game_at_roll, game_at_push, game_at_removal])
+def test_the_load_bench_posts_a_decision_the_movers_page_offers_and_the_site_takes_it(client, make):
+    game = make()
+    token = tokens(game)[mover_position(game)]
+    page = client.get(f"/s/{token}/").content.decode()
+    version = game.version
+    for seed in range(3):
+        action, fields = decision_choice(page, random.Random(seed))
+        assert action == f"/s/{token}/act"
+        assert fields["csrfmiddlewaretoken"] and fields["action"]
+    response = client.post(action, fields)
+    assert response.status_code == 302
+    assert Game.objects.get(pk=game.pk).version > version
+
+
+def test_the_load_bench_finds_no_decision_on_the_page_of_a_seat_not_to_move(client):
+    game = game_at_roll()
+    waiting = next(position for position in tokens(game) if position != mover_position(game))
+    page = client.get(f"/s/{tokens(game)[waiting]}/").content.decode()
+    assert decision_choice(page, random.Random(0)) is None
