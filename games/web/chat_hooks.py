@@ -7,19 +7,16 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
-from django.utils import translation
-from django.utils.safestring import mark_safe
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from games.selectors import page_cache
 from games.selectors import webhooks as hook_reads
 from games.services.errors import ServiceError
 from games.services.webhooks import SEAT_LIMIT, TABLE_LIMIT, webhook_add, webhook_remove
 
 from .decorators import with_seat
+from .kept_html import kept_html
 from .forms import WebhookForm
 
 
@@ -35,21 +32,12 @@ def seat_section(request, seat) -> dict:
 
 def _form_html(request, host: bool) -> str:
     """The form to add one: the same for every seat of the same kind in the
-    same language, so made once and kept (form widgets are most of a page's
-    cost), with placeholders for the link and the CSRF token."""
+    same language, so made once and kept."""
 
-    def made() -> str:
-        context = {
-            "token": page_cache.TOKEN_PLACEHOLDER,
-            "csrf_token": page_cache.CSRF_PLACEHOLDER,
-            "host": host,
-            "webhook_form": WebhookForm(),
-            "webhook_limits": {"seat": SEAT_LIMIT, "table": TABLE_LIMIT},
-        }
-        return render_to_string("seat/_webhook_form.html", context, request)
+    def context() -> dict:
+        return {"host": host, "webhook_form": WebhookForm(), "webhook_limits": {"seat": SEAT_LIMIT, "table": TABLE_LIMIT}}
 
-    inputs = (host, translation.get_language(), SEAT_LIMIT, TABLE_LIMIT)
-    return mark_safe(page_cache.kept("seat-webhook-form", inputs, made))  # noqa: S308 - our own template's output
+    return kept_html(request, "seat-webhook-form", "seat/_webhook_form.html", (host, SEAT_LIMIT, TABLE_LIMIT), context)
 
 
 def _back(token: str):

@@ -10,7 +10,6 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.middleware.csrf import get_token
 from django.views.decorators.csrf import csrf_exempt
@@ -28,6 +27,7 @@ from games.services.setup import seat_accept
 
 from . import chat_hooks
 from .decorators import number_in_query, private, with_seat
+from .kept_html import kept_html
 from .forms import (
     AbsenceForm,
     AcceptForm,
@@ -40,10 +40,10 @@ from .forms import (
 )
 
 
-# Longer than any game version: a longer "since" is not a number we wrote.
 def _since(request) -> int | None:
     """The game version an emailed link was written at, or None for a link
-    without one or with anything but a plain number."""
+    without one or with anything but a plain number (one longer than any
+    game version is not a number we wrote)."""
     return number_in_query(request, "since")
 
 
@@ -81,39 +81,33 @@ def _seat_page_render(request, seat, since, *, accept_form=None, table=None) -> 
 
 def _seat_forms(request, seat, page: dict) -> str:
     """Standing orders, emails, language, absence and help: the same HTML for
-    every seat with the same settings, so made once and kept (Django's form
-    rendering is most of a page's cost)."""
+    every seat with the same settings, so made once and kept."""
     inputs = (
         page["orders_initial"], seat.email_mode, seat.emails_stopped, seat.language,
-        page["player_tools"], page.get("absence_days_left"), translation.get_language(),
+        page["player_tools"], page.get("absence_days_left"),
     )
 
-    def made() -> str:
-        context = {
-            "token": page_cache.TOKEN_PLACEHOLDER,
-            "csrf_token": page_cache.CSRF_PLACEHOLDER,
+    def context() -> dict:
+        made = {
             "emails_stopped": seat.emails_stopped,
             "email_form": EmailModeForm(initial={"email_mode": seat.email_mode}),
             "language_form": LanguageForm(initial={"language": seat.language}),
         }
         if page["orders_initial"] is not None:
-            context["orders_form"] = OrdersForm(initial=page["orders_initial"])
+            made["orders_form"] = OrdersForm(initial=page["orders_initial"])
         if page["player_tools"]:
-            context.update(absence_form=AbsenceForm(), help_form=HelpForm(), absence_days_left=page["absence_days_left"])
-        return render_to_string("seat/_forms.html", context, request)
+            made.update(absence_form=AbsenceForm(), help_form=HelpForm(), absence_days_left=page["absence_days_left"])
+        return made
 
-    return mark_safe(page_cache.kept("seat-forms", inputs, made))  # noqa: S308 - our own template's output
+    return kept_html(request, "seat-forms", "seat/_forms.html", inputs, context)
 
 
 def _arrange_form(request, codes: list[str]) -> str:
     """The form that arranges a team: the same HTML for every team of the
     same cards in the same order, so made once and kept."""
-
-    def made() -> str:
-        context = {"token": page_cache.TOKEN_PLACEHOLDER, "csrf_token": page_cache.CSRF_PLACEHOLDER}
-        return render_to_string("seat/_arrange.html", {**context, "arrange_form": ArrangeForm(codes=codes)}, request)
-
-    return mark_safe(page_cache.kept("arrange-form", (tuple(codes), translation.get_language()), made))  # noqa: S308 - our own template's output
+    return kept_html(
+        request, "arrange-form", "seat/_arrange.html", (tuple(codes),), lambda: {"arrange_form": ArrangeForm(codes=codes)}
+    )
 
 
 @require_safe
