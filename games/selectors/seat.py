@@ -90,7 +90,9 @@ def _logged(game: Game, names: dict | None, limit: int) -> list[dict]:
             for record in reversed(records)
         ]
 
-    inputs = (game.pk, limit, sorted((names or {}).items()), get_language())
+    # The public id, not the row's id: a database made afresh numbers its
+    # games from 1 again while the cache may still hold the old ones' stories.
+    inputs = (game.public_id, limit, sorted((names or {}).items()), get_language())
     records = page_cache.kept_growing("history", inputs, game.version, told, limit)
     # A record whose events tell nothing still takes its place among the newest.
     return [entry for entry in reversed(records) if entry["sentences"]]
