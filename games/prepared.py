@@ -20,15 +20,18 @@ from collections.abc import Callable, Sequence
 from django.db import connections
 from django.db.models.query import get_related_populators
 
-# Stand-ins no caller passes: text ones, and integer ones inside the range
-# of a positive 32-bit column (Django compiles a comparison with a number
-# out of the column's range to SQL without the parameter).
+# Stand-ins no caller passes: text ones, integer ones inside the range of a
+# positive 32-bit column, and "small" ones inside a 16-bit column's (Django
+# compiles a comparison with a number out of the column's range to SQL
+# without the parameter).
 TEXT = "prepared-parameter-stand-in-5c1f"
 INTEGER = 1_734_219_043
+SMALL = 32_123
+_NUMBERS = {"integer": INTEGER, "small": SMALL}
 
 
 def _stand_ins(kinds: Sequence[str]) -> tuple:
-    return tuple(INTEGER + n if kind == "integer" else f"{TEXT}-{n}" for n, kind in enumerate(kinds))
+    return tuple(_NUMBERS[kind] + n if kind in _NUMBERS else f"{TEXT}-{n}" for n, kind in enumerate(kinds))
 
 
 def _sql_with_stand_ins(queryset, alias: str, stand_ins: tuple) -> tuple:
@@ -104,7 +107,7 @@ class _Plan:
 class PreparedModels:
     """Model instances from a queryset of its parameters, made once as
     ``make(*stand_ins)``; ``kinds`` says of each parameter whether it is
-    compared with an "integer" or a "text" column."""
+    compared with an "integer", a "small" (integer) or a "text" column."""
 
     def __init__(self, make: Callable[..., object], kinds: Sequence[str] = ("text",)):
         self.make = make

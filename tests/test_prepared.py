@@ -101,6 +101,19 @@ def test_several_parameters_each_take_their_place(game):
         between.all(game.pk, 3)
 
 
+def test_a_small_integer_column_takes_its_parameter(game):
+    # A 32-bit stand-in is out of a 16-bit column's range, and Django builds
+    # no SQL for the comparison on PostgreSQL; the "small" kind's fits.
+    of_seat = PreparedModels(
+        lambda game_id, position: ActionRecord.objects.filter(game_id=game_id, seat=position).order_by("seq").only("seq"),
+        ["integer", "small"],
+    )
+    for position in (0, 1):
+        expected = list(ActionRecord.objects.filter(game=game, seat=position).order_by("seq").values_list("seq", flat=True))
+        assert expected
+        assert [record.seq for record in of_seat.all(game.pk, position)] == expected
+
+
 def _record(game, seq: int) -> ActionRecord:
     return ActionRecord(game=game, seq=seq, seat=1, actor="player", source="web", action="pass", events=[{"type": "x", "n": seq}])
 
