@@ -16,8 +16,10 @@ for each request, so the cache never holds a seat's link."""
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.core.cache import cache
 from django.db.models import OuterRef, Subquery
@@ -31,10 +33,14 @@ from games.services.links import TOKEN_MAX, seat_token_made_here, token_hash
 # go; letters only, so escaping and URL reversing leave them as they are.
 TOKEN_PLACEHOLDER = "SEATLINKxPLACEHOLDERx7d2e91"
 CSRF_PLACEHOLDER = "CSRFxPLACEHOLDERx4b8c06"
+# Where the viewer's own cards in the lot go in sections shared by every viewer.
+MY_CARDS_PLACEHOLDER = "MYCARDSxPLACEHOLDERx5f1a38"
 # Longer than any public id we make.
 PUBLIC_ID_MAX = 32
 # Old versions are never asked for again; they go by age.
 SEAT_PAGE_SECONDS = 6 * 3600
+# Kept pieces each thread holds in memory: a page's sections are 10-20 kB.
+KEPT_NEAR = 64
 
 # Seat columns that change without changing any page.
 _NOT_SHOWN = {"link_opened_at", "digest_sent_at"}
@@ -80,14 +86,18 @@ class Table:
             seats.append(seat)
         return seats
 
+    @cached_property
+    def rows_digest(self) -> str:
+        """Every row read, in a few bytes: a page's key, and its sections'."""
+        return hashlib.sha256(repr((self.seats, self.absences)).encode()).hexdigest()
+
     def key(self, since: int | None, language: str = "") -> str:
         row = self.viewer or self.seats[0]
         version = row["game__version"]
         # A "since" that is not an earlier version shows nothing, whatever it is.
         since = since if since is not None and 0 <= since < version else None
-        digest = hashlib.sha256(repr((self.seats, self.absences, since, language)).encode()).hexdigest()
         page = f"seat-page:{self.viewer['id']}" if self.viewer else f"spectator-page:{row['game_id']}"
-        return f"{page}:{version}:{digest}"
+        return f"{page}:{version}:{self.rows_digest}:{since}:{language}"
 
 
 def _table_queryset(game_of_page):
@@ -187,15 +197,39 @@ def _inputs_key(kind: str, name: str, inputs: tuple) -> str:
     return f"{kind}:{name}:{hashlib.sha256(repr(inputs).encode()).hexdigest()}"
 
 
+def _near() -> OrderedDict:
+    """The pieces this thread used last, newest last: one per cache
+    connection, which Django gives each thread (and each test) of its own."""
+    near = getattr(cache, "_kept_near", None)
+    if near is None:
+        near = cache._kept_near = OrderedDict()
+    return near
+
+
+def near_forget() -> None:
+    """Drop the pieces this thread holds in memory, as a process starts."""
+    _near().clear()
+
+
 def kept(name: str, inputs: tuple, make: Callable[[], object]):
     """What ``make`` returns for ``inputs`` (a piece of a page, or what one
     is made from), made once for everyone who asks with the same inputs:
-    ``inputs`` must hold everything it depends on."""
+    ``inputs`` must hold everything it depends on. A piece never changes
+    under its key, so the newest ones are also held in memory: the forms
+    nearly every page shows cost no round trip to the cache."""
     key = _inputs_key("kept", name, inputs)
+    near = _near()
+    value = near.get(key)
+    if value is not None:
+        near.move_to_end(key)
+        return value
     value = cache.get(key)
     if value is None:
         value = make()
         cache.set(key, value, SEAT_PAGE_SECONDS)
+    near[key] = value
+    if len(near) > KEPT_NEAR:
+        near.popitem(last=False)
     return value
 
 

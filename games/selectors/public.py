@@ -24,7 +24,7 @@ def spectator_page(game: Game, table: page_cache.Table | None = None) -> dict:
     seats, moderated = seats_for_page(game, table)
     context = {"game": game, "seats": seats}
     if game.state is not None:
-        context.update(game_context(game, None, seats, moderated=moderated))
+        context.update(game_context(game, None, seats, moderated=moderated, table=table))
     return context
 
 

@@ -24,11 +24,20 @@ from games.services.timing import absence_days_left
 HISTORY_LIMIT = 40
 
 
+def _state(game: Game) -> engine.State:
+    """The game's state, parsed once for everything a page reads of it (a
+    state is never changed in place: a new one is a new object)."""
+    parsed = game.__dict__.get("_parsed_state")
+    if parsed is None or parsed[0] is not game.state:
+        parsed = (game.state, engine.state_from_json(game.state))
+        game.__dict__["_parsed_state"] = parsed
+    return parsed[1]
+
+
 def observation_for(game: Game, seat: Seat | None) -> dict | None:
     if game.state is None:
         return None
-    state = engine.state_from_json(game.state)
-    return engine.observe(state, None if seat is None else seat.position)
+    return engine.observe(_state(game), None if seat is None else seat.position)
 
 
 _NEWEST_MODERATION = PreparedModels(
@@ -241,24 +250,27 @@ def seats_for_page(game: Game, table: page_cache.Table | None) -> tuple[list[Sea
     return table.seats_of(game), table.moderated
 
 
-def game_context(game: Game, seat: Seat | None, seats: list[Seat], *, moderated: bool = True) -> dict:
+def game_context(
+    game: Game, seat: Seat | None, seats: list[Seat], *, moderated: bool = True, table: page_cache.Table | None = None
+) -> dict:
     """What every view of a running or finished game shows, for ``seat`` (or
-    a spectator, with None). ``moderated`` as for history."""
+    a spectator, with None), but the public sections (public_sections), which
+    the page makes or finds kept by ``sections_inputs``. ``moderated`` as for
+    history; ``table`` the rows the page was looked up with, if it was."""
     observation = observation_for(game, seat)
-    ruleset = engine.Ruleset.from_json(game.ruleset)
     names = {s.colour: s.name for s in seats}
     my_turn = seat is not None and observation["to_move"] == seat.colour
+    time_zone = seat.time_zone if seat else "UTC"
     return {
         "observation": observation,
-        "board_svg": board_svg(observation, ruleset, names),
         "names": names,
         "standings": final_standings(observation, names),
         "by_colour": {s.colour: s for s in seats},
-        "history": history(game, names=names, moderated=moderated),
-        "history_limit": HISTORY_LIMIT,
+        "moderated": moderated,
+        "sections_inputs": sections_inputs(game, table, time_zone),
         "my_turn": my_turn,
-        "deadline": local_time(game.deadline, seat.time_zone if seat else "UTC"),
-        "time_zone": seat.time_zone if seat else "UTC",
+        "deadline": local_time(game.deadline, time_zone),
+        "time_zone": time_zone,
         "can_arrange": bool(seat and observation["players"][seat.position]["can_arrange"]),
         "racing_others": [
             colour
@@ -267,6 +279,29 @@ def game_context(game: Game, seat: Seat | None, seats: list[Seat], *, moderated:
         ],
         "absences": _absences_now(seats),
     }
+
+
+def public_sections(game: Game, names: dict, *, moderated: bool = True) -> dict:
+    """What the board, the lot, the players' table, the races run and the
+    history are made from. From the spectator's view, whoever asks: made so,
+    they hold no one's secret and may be shared by every viewer of the game."""
+    observation = observation_for(game, None)
+    return {
+        "observation": observation,
+        "board_svg": board_svg(observation, engine.Ruleset.from_json(game.ruleset), names),
+        "history": history(game, names=names, moderated=moderated),
+        "history_limit": HISTORY_LIMIT,
+    }
+
+
+def sections_inputs(game: Game, table: page_cache.Table | None, time_zone: str) -> tuple | None:
+    """Everything the public sections of ``game`` show depends on, as far as
+    the rows the page was looked up with tell it (None without them): the
+    version, every seat's row, the absences, and the viewer's time zone, in
+    which the table tells when an absence ends."""
+    if table is None:
+        return None
+    return (game.public_id, game.version, table.rows_digest, time_zone if table.absences else "")
 
 
 def seat_page(seat: Seat, since: int | None = None, table: page_cache.Table | None = None) -> dict:
@@ -281,7 +316,7 @@ def seat_page(seat: Seat, since: int | None = None, table: page_cache.Table | No
         context["free_colours"] = free_colours(game, seats)
         context["invitees"] = invitees(seats, seat)
         return context
-    context.update(game_context(game, seat, seats, moderated=moderated))
+    context.update(game_context(game, seat, seats, moderated=moderated, table=table))
     context["since_email"] = since_email(seat, since)
     if context["can_arrange"]:
         context["arrange_codes"] = arrange_codes(context["observation"], seat)
@@ -308,7 +343,7 @@ def seat_observation(seat: Seat) -> dict | None:
 def _orders_initial(seat: Seat) -> dict:
     orders = seat.standing_orders or {}
     game = seat.game
-    current = engine.auction_key(engine.state_from_json(game.state)) if game.state else None
+    current = engine.auction_key(_state(game)) if game.state else None
     scope = orders.get("bid_auction")
     # A limit for an auction that has ended is over: not shown, so saving
     # the form for another reason does not set it again.

@@ -20,6 +20,7 @@ from games.services.errors import ServiceError
 from games.services.setup import game_create
 
 from .decorators import game_or_404
+from .kept_html import public_sections
 from .forms import LinkResendForm, NewGameForm
 from .limits import GAMES_PER_CLIENT, LINKS_PER_ADDRESS, LINKS_PER_CLIENT, client_ip, limits_hit, too_many
 
@@ -96,6 +97,8 @@ def spectator(request, public_id):
     def made(table=None) -> str:
         context = spectator_page(game_or_404(public_id), table)
         context["csrf_token"] = page_cache.CSRF_PLACEHOLDER  # the language switch's form
+        if context.get("observation"):
+            context["public_sections"] = public_sections(request, context)
         return render_to_string("public/spectator.html", context, request)
 
     if get_messages(request):

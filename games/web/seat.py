@@ -27,7 +27,7 @@ from games.services.setup import seat_accept
 
 from . import chat_hooks
 from .decorators import number_in_query, private, with_seat
-from .kept_html import kept_html
+from .kept_html import kept_html, public_sections
 from .forms import (
     AbsenceForm,
     AcceptForm,
@@ -55,7 +55,8 @@ def _seat_page(request, seat, token, *, accept_form=None, status=200, lookup=Non
         lookup = lookup or page_cache.seat_page_cached(token, since)
         html = page_cache.page_store(lookup, lambda: _seat_page_render(request, seat, since, table=lookup.table))
     else:
-        html = _seat_page_render(request, seat, since, accept_form=accept_form)
+        # Not kept, but read by the rows all the same: its sections may be.
+        html = _seat_page_render(request, seat, since, accept_form=accept_form, table=page_cache.table_read(token))
     return HttpResponse(page_cache.placeholders_fill(html, token, get_token(request)), status=status)
 
 
@@ -74,6 +75,7 @@ def _seat_page_render(request, seat, since, *, accept_form=None, table=None) -> 
         return render_to_string("seat/seat_inviting.html", context, request)
     if context["can_arrange"]:
         context["arrange_html"] = _arrange_form(request, context["arrange_codes"])
+    context["public_sections"] = public_sections(request, context)
     context["forms_html"] = _seat_forms(request, seat, context)
     context.update(chat_hooks.seat_section(request, seat))
     return render_to_string("seat/seat.html", context, request)

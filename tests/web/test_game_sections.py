@@ -15,7 +15,7 @@ from django.utils import timezone, translation
 
 from games.models import Absence, Seat
 from games.selectors.public import spectator_page
-from games.selectors.seat import seat_page
+from games.selectors.seat import public_sections, seat_page
 from tests.web.factories import play_until, seat_at, started_game
 
 pytestmark = pytest.mark.django_db
@@ -75,7 +75,9 @@ def test_the_sections_in_python_say_what_the_templates_said(game, part, language
     for stop in (lambda s: True, lambda s: s.race is not None, lambda s: len(s.results) >= 2):
         play_until(game, stop, random.Random(5))
         with translation.override(language):
-            for context in (seat_page(seat_at(game, 1)), spectator_page(game)):
+            for page in (seat_page(seat_at(game, 1)), spectator_page(game)):
+                # As the page renders them: with what the shared sections are made from.
+                context = {**page, **public_sections(game, page["names"], moderated=page["moderated"])}
                 old, new = rendered(OLD[part], context), rendered(NEW[part], context)
                 assert same_html(new) == same_html(old)
                 checked += bool(old.strip())

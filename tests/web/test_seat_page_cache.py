@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import pickle
+import random
 import re
 import zoneinfo
 
@@ -26,7 +27,7 @@ from games.services.absence import absence_declare
 from games.services.game_state import load_state
 from games.services.seat_settings import emails_stop, language_set, orders_set
 from games.services.seats import game_seats
-from tests.web.factories import play_steps, seat_at, started_game, tokens
+from tests.web.factories import play_steps, play_until, seat_at, started_game, tokens
 
 pytestmark = pytest.mark.django_db
 
@@ -287,6 +288,7 @@ def test_a_first_view_reads_the_moderators_steps_only_once_a_moderator_stepped_i
 
     def moderation_reads(url: str) -> int:
         cache.clear()
+        page_cache.near_forget()
         with CaptureQueriesContext(connection) as queries:
             assert Client().get(url).status_code == 200
         return sum(query["sql"].startswith('SELECT "games_moderationentry"') for query in queries)
@@ -296,3 +298,48 @@ def test_a_first_view_reads_the_moderators_steps_only_once_a_moderator_stepped_i
     moderation.deadline_extend(moderator=moderator_user(), game=game, hours=48, reason="a holiday in the hills")
     assert [moderation_reads(url) for url in urls] == [1, 1]
     assert all("a holiday in the hills" in Client().get(url).content.decode() for url in urls)
+
+
+def _made_alone(client_page) -> str:
+    """A page made with nothing kept anywhere, as by the first viewer ever."""
+    cache.clear()
+    page_cache.near_forget()
+    return client_page()
+
+
+@pytest.mark.parametrize("moment", ["auction", "race"])
+def test_a_page_made_with_the_sections_another_viewer_left_is_the_page_made_alone(game, moment):
+    """The board, the lot, the table, the races and the history are made once
+    for every viewer of a version, from the spectator's view: each seat still
+    sees its own secret cards in the lot, and nobody else's."""
+    if moment == "race":
+        play_until(game, lambda state: state.race is not None and state.race.rolls >= 2, random.Random(3))
+        game.refresh_from_db()
+    viewers = [lambda token=token: page(Client(), token) for token in tokens(game).values()]
+    viewers.append(lambda: without_csrf(Client().get(f"/g/{game.public_id}/").content.decode()))
+    alone = [_made_alone(viewer) for viewer in viewers]
+    _made_alone(lambda: None)
+    shared = [viewer() for viewer in viewers]
+    assert shared == alone
+    assert sum("public-sections" in key for key in cache._cache) == 1
+    own_cards = ["Your secret cards in this lot:" in html for html in shared]
+    assert own_cards == ([True, True, True, True, False] if moment == "auction" else [False] * 5)
+
+
+def test_a_kept_piece_is_held_in_memory_up_to_a_limit(monkeypatch):
+    monkeypatch.setattr(page_cache, "KEPT_NEAR", 3)
+    made = []
+
+    def make(n):
+        made.append(n)
+        return f"piece {n}"
+
+    assert page_cache.kept("test", (1,), lambda: make(1)) == "piece 1"
+    cache.clear()
+    assert page_cache.kept("test", (1,), lambda: make(1)) == "piece 1"
+    assert made == [1]
+    for n in (2, 3, 4):
+        page_cache.kept("test", (n,), lambda n=n: make(n))
+    cache.clear()
+    page_cache.kept("test", (1,), lambda: make(1))
+    assert made == [1, 2, 3, 4, 1]
