@@ -33,8 +33,9 @@ from games.services.links import TOKEN_MAX, seat_token_made_here, token_hash
 # go; letters only, so escaping and URL reversing leave them as they are.
 TOKEN_PLACEHOLDER = "SEATLINKxPLACEHOLDERx7d2e91"
 CSRF_PLACEHOLDER = "CSRFxPLACEHOLDERx4b8c06"
-# Where the viewer's own cards in the lot go in sections shared by every viewer.
-MY_CARDS_PLACEHOLDER = "MYCARDSxPLACEHOLDERx5f1a38"
+# Where the viewer's own cards in the lot go in sections shared by every
+# viewer: an HTML comment, which no escaped text (a player's name) can make.
+MY_CARDS_PLACEHOLDER = "<!--own-cards-in-the-lot-->"
 # Longer than any public id we make.
 PUBLIC_ID_MAX = 32
 # Old versions are never asked for again; they go by age.
@@ -216,7 +217,9 @@ def kept(name: str, inputs: tuple, make: Callable[[], object]):
     is made from), made once for everyone who asks with the same inputs:
     ``inputs`` must hold everything it depends on. A piece never changes
     under its key, so the newest ones are also held in memory: the forms
-    nearly every page shows cost no round trip to the cache."""
+    nearly every page shows cost no round trip to the cache. What is held
+    there is handed to every caller, so it must not be changed (HTML is a
+    string)."""
     key = _inputs_key("kept", name, inputs)
     near = _near()
     value = near.get(key)

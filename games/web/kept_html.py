@@ -37,7 +37,7 @@ def public_sections(request, page: dict) -> SafeString:
 
     def context() -> dict:
         shared = seat_reads.public_sections(game, page["names"], moderated=page["moderated"])
-        return {**page, **shared, "my_cards_placeholder": page_cache.MY_CARDS_PLACEHOLDER}
+        return {**page, **shared, "my_cards_placeholder": mark_safe(page_cache.MY_CARDS_PLACEHOLDER)}
 
     inputs = page["sections_inputs"]
     if inputs is None:

@@ -18,6 +18,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from django.utils.html import escape
 
 from games import engine
 from games.models import Seat
@@ -343,3 +344,12 @@ def test_a_kept_piece_is_held_in_memory_up_to_a_limit(monkeypatch):
     cache.clear()
     page_cache.kept("test", (1,), lambda: make(1))
     assert made == [1, 2, 3, 4, 1]
+
+
+def test_a_name_written_like_the_place_of_the_own_cards_stays_a_name(game):
+    """The shared sections hold the place of the viewer's own cards with a
+    mark no player's name can make."""
+    Seat.objects.filter(game=game, position=1).update(display_name=page_cache.MY_CARDS_PLACEHOLDER)
+    html = page(Client(), tokens(game)[0])
+    assert html.count("Your secret cards in this lot:") == 1
+    assert escape(page_cache.MY_CARDS_PLACEHOLDER) in html
