@@ -25,14 +25,14 @@ from django.core.cache import cache
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
+from games import page_marks
 from games.models import Absence, Game, ModerationEntry, Seat
 from games.prepared import Prepared
 from games.services.links import TOKEN_MAX, seat_token_made_here, token_hash
 
-# Stand-ins the template renders where the link's secret and the CSRF token
-# go; letters only, so escaping and URL reversing leave them as they are.
-TOKEN_PLACEHOLDER = "SEATLINKxPLACEHOLDERx7d2e91"
-CSRF_PLACEHOLDER = "CSRFxPLACEHOLDERx4b8c06"
+# Stand-ins the template renders where the link's secret and the CSRF token go.
+TOKEN_PLACEHOLDER = page_marks.SEAT_LINK
+CSRF_PLACEHOLDER = page_marks.CSRF_TOKEN
 # Where the viewer's own cards in the lot go in sections shared by every
 # viewer: an HTML comment, which no escaped text (a player's name) can make.
 MY_CARDS_PLACEHOLDER = "<!--own-cards-in-the-lot-->"

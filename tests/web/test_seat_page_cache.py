@@ -20,14 +20,16 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django.utils.html import escape
 
-from games import engine
+from games import engine, page_marks
 from games.models import Seat
 from games.selectors import page_cache
 from games.services import moderation
 from games.services.absence import absence_declare
 from games.services.game_state import load_state
+from games.services.names import name_problem
 from games.services.seat_settings import emails_stop, language_set, orders_set
 from games.services.seats import game_seats
+from games.web.forms import NewGameForm
 from tests.web.factories import play_steps, play_until, seat_at, started_game, tokens
 
 pytestmark = pytest.mark.django_db
@@ -353,3 +355,13 @@ def test_a_name_written_like_the_place_of_the_own_cards_stays_a_name(game):
     html = page(Client(), tokens(game)[0])
     assert html.count("Your secret cards in this lot:") == 1
     assert escape(page_cache.MY_CARDS_PLACEHOLDER) in html
+
+
+@pytest.mark.parametrize("mark", page_marks.EVERY_MARK)
+def test_a_name_holding_what_a_kept_page_fills_in_is_refused(mark):
+    """Every other viewer's page would show its own link, or CSRF token,
+    where that name stands."""
+    assert name_problem(f"Ann {mark}") == "The site uses that text itself; choose another name."
+    form = NewGameForm(data={"host_name": mark, "host_email": "ann@example.com"})
+    assert not form.is_valid() and "host_name" in form.errors
+    assert name_problem("Ann Placeholder") is None

@@ -1,0 +1,9 @@
+"""Stand-ins a kept page holds where each request fills in its own: the
+seat's link and the form's CSRF token. Letters only, so that escaping and URL
+reversing leave them as they are; and so no name may hold one
+(services/names.py), or a page filled in for a viewer would show the
+viewer's own link, or token, where that name stands."""
+
+SEAT_LINK = "SEATLINKxPLACEHOLDERx7d2e91"
+CSRF_TOKEN = "CSRFxPLACEHOLDERx4b8c06"
+EVERY_MARK = (SEAT_LINK, CSRF_TOKEN)
