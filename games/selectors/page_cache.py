@@ -30,12 +30,6 @@ from games.models import Absence, Game, ModerationEntry, Seat
 from games.prepared import Prepared
 from games.services.links import TOKEN_MAX, seat_token_made_here, token_hash
 
-# Stand-ins the template renders where the link's secret and the CSRF token go.
-TOKEN_PLACEHOLDER = page_marks.SEAT_LINK
-CSRF_PLACEHOLDER = page_marks.CSRF_TOKEN
-# Where the viewer's own cards in the lot go in sections shared by every
-# viewer: an HTML comment, which no escaped text (a player's name) can make.
-MY_CARDS_PLACEHOLDER = "<!--own-cards-in-the-lot-->"
 # Longer than any public id we make.
 PUBLIC_ID_MAX = 32
 # Old versions are never asked for again; they go by age.
@@ -261,5 +255,5 @@ def placeholders_fill(html: str, token: str, csrf_token: str) -> str:
     """The page as this request gets it; ``token`` is "" for a page that
     holds no seat link (the spectator's)."""
     if token:
-        html = html.replace(TOKEN_PLACEHOLDER, token)
-    return html.replace(CSRF_PLACEHOLDER, csrf_token)
+        html = html.replace(page_marks.SEAT_LINK, token)
+    return html.replace(page_marks.CSRF_TOKEN, csrf_token)

@@ -11,19 +11,21 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
+from games import page_marks
 from games.selectors import page_cache
 from games.selectors import seat as seat_reads
 
 
-def kept_html(request, name: str, template: str, inputs: tuple, context: Callable[[], dict]) -> SafeString:
+def kept_html(request, name: str, template: str, inputs: tuple | None, context: Callable[[], dict]) -> SafeString:
     """``template`` rendered with ``context()``, kept for ``inputs`` and the
-    language: ``inputs`` must hold everything the context depends on."""
+    language: ``inputs`` must hold everything the context depends on (None:
+    nothing tells what it depends on, so it is made afresh and not kept)."""
 
     def made() -> str:
-        placeholders = {"token": page_cache.TOKEN_PLACEHOLDER, "csrf_token": page_cache.CSRF_PLACEHOLDER}
+        placeholders = {"token": page_marks.SEAT_LINK, "csrf_token": page_marks.CSRF_TOKEN}
         return render_to_string(template, {**placeholders, **context()}, request)
 
-    html = page_cache.kept(name, (*inputs, translation.get_language()), made)
+    html = made() if inputs is None else page_cache.kept(name, (*inputs, translation.get_language()), made)
     return mark_safe(html)  # noqa: S308 - our own template's output
 
 
@@ -37,14 +39,10 @@ def public_sections(request, page: dict) -> SafeString:
 
     def context() -> dict:
         shared = seat_reads.public_sections(game, page["names"], moderated=page["moderated"])
-        return {**page, **shared, "my_cards_placeholder": mark_safe(page_cache.MY_CARDS_PLACEHOLDER)}
+        return {**page, **shared, "my_cards_placeholder": mark_safe(page_marks.OWN_CARDS)}
 
-    inputs = page["sections_inputs"]
-    if inputs is None:
-        html = render_to_string("game/_public_sections.html", context(), request)
-    else:
-        html = kept_html(request, "public-sections", "game/_public_sections.html", inputs, context)
-    if page_cache.MY_CARDS_PLACEHOLDER not in html:
+    html = kept_html(request, "public-sections", "game/_public_sections.html", page["sections_inputs"], context)
+    if page_marks.OWN_CARDS not in html:
         return mark_safe(html)  # noqa: S308 - our own template's output
     own = render_to_string("game/_my_cards.html", {"auction": page["observation"]["auction"]}, request)
-    return mark_safe(html.replace(page_cache.MY_CARDS_PLACEHOLDER, own))  # noqa: S308 - as above
+    return mark_safe(html.replace(page_marks.OWN_CARDS, own))  # noqa: S308 - as above

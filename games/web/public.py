@@ -12,6 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.views.decorators.http import require_http_methods, require_safe
 
+from games import page_marks
 from games.enqueue import enqueue_now
 from games.selectors import page_cache
 from games.selectors.public import game_json, spectator_page, verify_report
@@ -96,7 +97,7 @@ def spectator(request, public_id):
 
     def made(table=None) -> str:
         context = spectator_page(game_or_404(public_id), table)
-        context["csrf_token"] = page_cache.CSRF_PLACEHOLDER  # the language switch's form
+        context["csrf_token"] = page_marks.CSRF_TOKEN  # the language switch's form
         if context.get("observation"):
             context["public_sections"] = public_sections(request, context)
         return render_to_string("public/spectator.html", context, request)

@@ -15,6 +15,7 @@ from django.middleware.csrf import get_token
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from games import page_marks
 from games.narrate import describe_notation
 from games.selectors import seat as seat_reads
 from games.selectors import page_cache
@@ -63,7 +64,7 @@ def _seat_page(request, seat, token, *, accept_form=None, status=200, lookup=Non
 def _seat_page_render(request, seat, since, *, accept_form=None, table=None) -> str:
     """The page with placeholders for the link and the CSRF token."""
     context = seat_reads.seat_page(seat, since=since, table=table)
-    context.update(token=page_cache.TOKEN_PLACEHOLDER, csrf_token=page_cache.CSRF_PLACEHOLDER)
+    context.update(token=page_marks.SEAT_LINK, csrf_token=page_marks.CSRF_TOKEN)
     if context["inviting"]:
         if seat.accepted_at is None and accept_form is None:
             accept_form = AcceptForm(

@@ -351,10 +351,10 @@ def test_a_kept_piece_is_held_in_memory_up_to_a_limit(monkeypatch):
 def test_a_name_written_like_the_place_of_the_own_cards_stays_a_name(game):
     """The shared sections hold the place of the viewer's own cards with a
     mark no player's name can make."""
-    Seat.objects.filter(game=game, position=1).update(display_name=page_cache.MY_CARDS_PLACEHOLDER)
+    Seat.objects.filter(game=game, position=1).update(display_name=page_marks.OWN_CARDS)
     html = page(Client(), tokens(game)[0])
     assert html.count("Your secret cards in this lot:") == 1
-    assert escape(page_cache.MY_CARDS_PLACEHOLDER) in html
+    assert escape(page_marks.OWN_CARDS) in html
 
 
 @pytest.mark.parametrize("mark", page_marks.EVERY_MARK)
