@@ -1,6 +1,7 @@
-"""Stand-ins a kept page holds where each request fills in its own: the
-seat's link and the form's CSRF token. Letters only, so that escaping and URL
-reversing leave them as they are; and so no name may hold one
+"""Stand-ins a kept page holds where each request fills in its own.
+
+The seat's link and the form's CSRF token are letters only, so that escaping
+and URL reversing leave them as they are; so no name may hold one
 (services/names.py), or a page filled in for a viewer would show the
 viewer's own link, or token, where that name stands."""
 
