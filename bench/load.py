@@ -108,7 +108,7 @@ import time
 import urllib.request
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode, urljoin, urlsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
@@ -278,7 +278,7 @@ class DecisionForms(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attributes = {name: value or "" for name, value in attrs}
         if tag == "form":
-            if attributes.get("action", "").endswith("/act"):
+            if attributes.get("action", "").rpartition("/")[2] == "act":
                 self._open = {"action": attributes["action"], "hidden": {}, "radios": {}, "numbers": {}, "buttons": []}
                 self.forms.append(self._open)
             return
@@ -301,7 +301,9 @@ class DecisionForms(HTMLParser):
             self._open = None
 
 
-DECISION_FORM = re.compile(r'<form\b[^>]*\baction="[^"]*/act".*?</form>', re.DOTALL)
+DECISION_FORM = re.compile(r'<form\b[^>]*\baction="(?:[^"]*/)?act".*?</form>', re.DOTALL)
+# The seat page's CSRF tokens stand outside its (cached) forms, naming each by id.
+CSRF_TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
 def decision_choice(page: str, rng: random.Random) -> tuple[str, dict] | None:
@@ -312,8 +314,11 @@ def decision_choice(page: str, rng: random.Random) -> tuple[str, dict] | None:
     for form in DECISION_FORM.findall(page):
         parser.feed(form)
     offers = []
+    csrf = CSRF_TOKEN.search(page)
     for form in parser.forms:
         fields = dict(form["hidden"])
+        if csrf is not None:
+            fields["csrfmiddlewaretoken"] = csrf.group(1)
         for name, values in form["radios"].items():
             fields[name] = rng.choice(values)
         # The lowest amount the form allows; a bid the gold cannot cover is not offered.
@@ -424,6 +429,7 @@ def drive(spec_path: str) -> None:
                 step["no_decision"] += 1
                 return
             action, fields = choice
+            action = urljoin(page_path, action)  # the forms post next to the page
             headers = {
                 "Content-Type": "application/x-www-form-urlencoded",
                 "Origin": base_url,

@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 
 from games.web import chat_hooks
 
-from games.web import api, api_tokens, dev, home, moderation, public, seat
+from games.web import api, api_tokens, dev, home, moderation, public, seat, seat_page
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -13,7 +13,7 @@ urlpatterns = [
     path("new/", public.game_new, name="game_new"),
     path("rules/", public.rules, name="rules"),
     path("new/sent/", public.game_created, name="game_created"),
-    path("s/<str:token>/", seat.seat_page, name="seat"),
+    path("s/<str:token>/", seat_page.seat_page, name="seat"),
     path("s/<str:token>/accept", seat.seat_accept_view, name="seat_accept"),
     path("s/<str:token>/act", seat.seat_act, name="seat_act"),
     path("s/<str:token>/arrange", seat.seat_arrange, name="seat_arrange"),

@@ -41,10 +41,16 @@ def pytest_make_collect_report(collector):
 
 @pytest.fixture(autouse=True)
 def _cache_of_its_own(settings, request):
-    # Rate limits count in the cache: each test starts from zero, and never
-    # touches the Redis a run against services shares with Celery.
+    # Rate limits count in the cache and pages are kept there: each test
+    # starts from nothing, and never touches the Redis a run against services
+    # shares with Celery.
+    # The pages' cache notes what it is given, for the tests of what it holds.
     settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": request.node.nodeid}
+        alias: {"BACKEND": backend, "LOCATION": f"{alias}:{request.node.nodeid}"}
+        for alias, backend in (
+            ("default", "django.core.cache.backends.locmem.LocMemCache"),
+            ("pages", "tests.recording_cache.RecordingCache"),
+        )
     }
 
 

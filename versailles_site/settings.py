@@ -12,6 +12,7 @@ from pathlib import Path
 from django.utils.translation import gettext_lazy as _
 from kombu import Queue
 
+from versailles_site.release import code_digest
 from versailles_site.env import (
     email_config,
     env_int,
@@ -173,16 +174,26 @@ else:
     for folder in ("queue", "processed", "control"):
         (CELERY_DIR / folder).mkdir(parents=True, exist_ok=True)
 
-# Rate limits (games.web.limits) count in the cache, which every web process
-# must share: Redis when there is one, else files under VAR_DIR.
+# Two caches, which every web process must share: Redis when there is one,
+# else files under VAR_DIR. "default" counts the rate limits
+# (games.web.limits); "pages" keeps the game pages (games/web/seat_page.py,
+# games/web/public.py), under a prefix that carries the release, so HTML
+# made by older code is never served after a deploy. RELEASE names it (an
+# image tag, a commit); without it, a digest of the code is the release.
+RELEASE = env_str(os.environ, "RELEASE") or code_digest(BASE_DIR)
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "versailles_site.cache.KeptClientRedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        alias: {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": prefix}
+        for alias, prefix in (("default", "limits"), ("pages", f"pages-{RELEASE}"))
+    }
 else:
     CACHES = {
-        "default": {
+        alias: {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(VAR_DIR / "cache"),
+            "LOCATION": str(VAR_DIR / "cache" / alias),
+            "KEY_PREFIX": prefix,
         }
+        for alias, prefix in (("default", "limits"), ("pages", f"pages-{RELEASE}"))
     }
 
 # JSON only: pickle would let anyone who can write to the broker run code.

@@ -8,21 +8,12 @@ from __future__ import annotations
 from games import engine
 from games.models import ActionRecord, Game, Seat
 from games.narrate import describe
-from games.prepared import PreparedModels
 from games.services.seats import game_seats
 
 from .public import game_summary
 
 # One page of the history; a client asks again with ``after`` for the next.
 HISTORY_PAGE = 200
-
-_RECORDS_AFTER = PreparedModels(
-    lambda game_id, after: ActionRecord.objects.filter(game_id=game_id, seq__gt=after)
-    .exclude(events=[])
-    .order_by("seq")
-    .only("seq", "seat", "actor", "events", "created_at")[: HISTORY_PAGE + 1],
-    ["integer", "integer"],
-)
 
 
 def _iso(moment) -> str | None:
@@ -88,7 +79,12 @@ def game_view(game: Game, viewer: Seat | None) -> dict:
 def history_page(game: Game, after: int) -> dict:
     """The log's public events after step ``after``, oldest first, each
     with a sentence per event in the active language."""
-    records = _RECORDS_AFTER.all(game.pk, max(after, 0))
+    records = list(
+        ActionRecord.objects.filter(game_id=game.pk, seq__gt=max(after, 0))
+        .exclude(events=[])
+        .order_by("seq")
+        .only("seq", "seat", "actor", "events", "created_at")[: HISTORY_PAGE + 1]
+    )
     more = len(records) > HISTORY_PAGE
     records = records[:HISTORY_PAGE]
     seats = game_seats(game)

@@ -4,27 +4,29 @@ check of the dice once the seed is revealed."""
 from __future__ import annotations
 
 from games.models import Game, Seat
-from games.prepared import PreparedModels
 from games.services.seats import game_seats
 
-from . import page_cache
-from .seat import game_context, observation_for, seats_for_page
+from .seat import game_context, observation_for, public_sections
 from .verification import Report, game_verify
 
-
-_GAME_BY_PUBLIC_ID = PreparedModels(lambda public_id: Game.objects.filter(public_id=public_id)[:1])
+# Longer than any public id we make.
+PUBLIC_ID_MAX = 32
 
 
 def game_by_public_id(public_id: str) -> Game | None:
-    return _GAME_BY_PUBLIC_ID.first(public_id)
+    if len(public_id) > PUBLIC_ID_MAX:
+        return None
+    return Game.objects.filter(public_id=public_id).first()
 
 
-def spectator_page(game: Game, table: page_cache.Table | None = None) -> dict:
-    """``table``: the rows the page was looked up with in the cache, if it was."""
-    seats, moderated = seats_for_page(game, table)
+def spectator_page(game: Game, *, moderated: bool = True) -> dict:
+    """What the spectator page shows: ``moderated`` False when the caller
+    knows no moderator stepped in."""
+    seats = game_seats(game)
     context = {"game": game, "seats": seats}
     if game.state is not None:
-        context.update(game_context(game, None, seats, moderated=moderated, table=table))
+        context.update(game_context(game, None, seats, moderated=moderated))
+        context.update(public_sections(game, context["names"], moderated=moderated))
     return context
 
 

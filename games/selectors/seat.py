@@ -1,21 +1,19 @@
 """What a game's pages show, built from the engine's observation for the
-viewer (DESIGN.md, "Selectors"): the seat page, and the parts it shares with
+viewer: the seat page, and the parts it shares with
 the spectator's and the moderators' pages."""
 
 from __future__ import annotations
 
+import functools
 import zoneinfo
 
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy
 
 from games import engine
 from games.board.svg import board_svg
-from games.selectors import page_cache
 from games.models import Absence, ActionRecord, Game, ModerationEntry, Seat, SeatHolder
 from games.narrate import describe, describe_moderation, final_standings
-from games.prepared import PreparedModels
 from games.services.seats import game_seats
 from games.services.links import TOKEN_MAX, seat_by_token, seat_by_unsubscribe_token, token_hash
 from games.services.timing import absence_days_left
@@ -40,28 +38,15 @@ def observation_for(game: Game, seat: Seat | None) -> dict | None:
     return engine.observe(_state(game), None if seat is None else seat.position)
 
 
-_NEWEST_MODERATION = PreparedModels(
-    lambda game_id: ModerationEntry.objects.filter(game_id=game_id).order_by("-created_at")[:HISTORY_LIMIT],
-    ["integer"],
-)
-# Rolls asked for and secret draws tell nothing; counted, they would crowd
-# out entries that do.
-_TOLD_RECORDS = PreparedModels(
-    lambda game_id, after, upto: ActionRecord.objects.filter(game_id=game_id, seq__gt=after, seq__lte=upto)
-    .exclude(events=[])
-    .order_by("-seq")
-    .only("seq", "created_at", "events", "actor")[:HISTORY_LIMIT],
-    ["integer", "integer", "integer"],
-)
-
-
 def history(game: Game, names: dict | None = None, *, moderated: bool = True) -> list[dict]:
     """The newest HISTORY_LIMIT entries, told oldest first like a story: each a
     time and the sentences of one action or moderator's step. ``moderated``
     False: the caller knows no moderator stepped in."""
     limit = HISTORY_LIMIT
     entries = list(_logged(game, names, limit))
-    moderation = _NEWEST_MODERATION.all(game.pk) if moderated else []
+    moderation = (
+        list(ModerationEntry.objects.filter(game_id=game.pk).order_by("-created_at")[:limit]) if moderated else []
+    )
     colours = {seat.position: seat.colour for seat in game_seats(game)} if moderation else {}
     for entry in moderation:
         colour = colours.get(entry.seat_position)
@@ -84,27 +69,25 @@ def history(game: Game, names: dict | None = None, *, moderated: bool = True) ->
 
 def _logged(game: Game, names: dict | None, limit: int) -> list[dict]:
     """The history's entries from the action log, newest first, told in the
-    active language. The log below a version never changes, so what was told
-    of it is kept per game and only the records written since are told."""
-
-    def told(after: int, upto: int) -> list[dict]:
-        records = _TOLD_RECORDS.all(game.pk, after, upto)
-        return [
-            {
-                "seq": record.seq,
-                "at": record.created_at,
-                "sentences": [str(text) for text in (describe(e, names) for e in record.events) if text],
-                "actor": record.actor,
-            }
-            for record in reversed(records)
-        ]
-
-    # The public id, not the row's id: a database made afresh numbers its
-    # games from 1 again while the cache may still hold the old ones' stories.
-    inputs = (game.public_id, limit, sorted((names or {}).items()), get_language())
-    records = page_cache.kept_growing("history", inputs, game.version, told, limit)
+    active language. Rolls asked for and secret draws tell nothing; counted,
+    they would crowd out entries that do."""
+    records = (
+        ActionRecord.objects.filter(game_id=game.pk, seq__lte=game.version)
+        .exclude(events=[])
+        .order_by("-seq")
+        .only("seq", "created_at", "events", "actor")[:limit]
+    )
+    entries = (
+        {
+            "seq": record.seq,
+            "at": record.created_at,
+            "sentences": [str(text) for text in (describe(e, names) for e in record.events) if text],
+            "actor": record.actor,
+        }
+        for record in records
+    )
     # A record whose events tell nothing still takes its place among the newest.
-    return [entry for entry in reversed(records) if entry["sentences"]]
+    return [entry for entry in entries if entry["sentences"]]
 
 
 # Who or what decided, when it was not the player of that seat.
@@ -242,21 +225,10 @@ def _absences_now(seats: list[Seat]) -> dict:
     return shown
 
 
-def seats_for_page(game: Game, table: page_cache.Table | None) -> tuple[list[Seat], bool]:
-    """The game's seats, and whether a moderator may have stepped in: from
-    the rows the page was looked up with in the cache, if it was."""
-    if table is None:
-        return game_seats(game), True
-    return table.seats_of(game), table.moderated
-
-
-def game_context(
-    game: Game, seat: Seat | None, seats: list[Seat], *, moderated: bool = True, table: page_cache.Table | None = None
-) -> dict:
+def game_context(game: Game, seat: Seat | None, seats: list[Seat], *, moderated: bool = True) -> dict:
     """What every view of a running or finished game shows, for ``seat`` (or
-    a spectator, with None), but the public sections (public_sections), which
-    the page makes or finds kept by ``sections_inputs``. ``moderated`` as for
-    history; ``table`` the rows the page was looked up with, if it was."""
+    a spectator, with None), but the sections every viewer shares
+    (public_sections). ``moderated`` as for history."""
     observation = observation_for(game, seat)
     names = {s.colour: s.name for s in seats}
     my_turn = seat is not None and observation["to_move"] == seat.colour
@@ -267,7 +239,6 @@ def game_context(
         "standings": final_standings(observation, names),
         "by_colour": {s.colour: s for s in seats},
         "moderated": moderated,
-        "sections_inputs": sections_inputs(game, table, time_zone),
         "my_turn": my_turn,
         "deadline": local_time(game.deadline, time_zone),
         "time_zone": time_zone,
@@ -282,41 +253,35 @@ def game_context(
 
 
 def public_sections(game: Game, names: dict, *, moderated: bool = True) -> dict:
-    """What the board, the lot, the players' table, the races run and the
-    history are made from. From the spectator's view, whoever asks: made so,
-    they hold no one's secret and may be shared by every viewer of the game."""
+    """What the board, the players' table, the races run and the history are
+    made from: from the spectator's view, whoever asks, so they hold no one's
+    secret and every viewer of the game may share them. The drawing and the
+    history are made only when a template asks for them: a page whose
+    sections are in the cache never makes them."""
     observation = observation_for(game, None)
     return {
-        "observation": observation,
-        "board_svg": board_svg(observation, engine.Ruleset.from_json(game.ruleset), names),
-        "history": history(game, names=names, moderated=moderated),
+        "public": observation,
+        "board_svg": functools.cache(
+            lambda: board_svg(observation, engine.Ruleset.from_json(game.ruleset), names)
+        ),
+        "history": functools.cache(lambda: history(game, names=names, moderated=moderated)),
         "history_limit": HISTORY_LIMIT,
     }
 
 
-def sections_inputs(game: Game, table: page_cache.Table | None, time_zone: str) -> tuple | None:
-    """Everything the public sections of ``game`` show depends on, as far as
-    the rows the page was looked up with tell it (None without them): the
-    version, every seat's row, the absences, and the viewer's time zone, in
-    which the table tells when an absence ends."""
-    if table is None:
-        return None
-    return (game.public_id, game.version, table.rows_digest, time_zone if table.absences else "")
-
-
-def seat_page(seat: Seat, since: int | None = None, table: page_cache.Table | None = None) -> dict:
+def seat_page(seat: Seat, since: int | None = None, *, moderated: bool = True) -> dict:
     """Everything the seat page shows but its forms; ``inviting`` says which
     page it is, and the ``*_initial`` and flags say which forms it has.
-    ``since`` is the game version of the email whose link was opened;
-    ``table`` the rows the page was looked up with in the cache, if it was."""
+    ``since`` is the game version of the email whose link was opened."""
     game = seat.game
-    seats, moderated = seats_for_page(game, table)
+    seats = game_seats(game)
     context: dict = {"seat": seat, "game": game, "seats": seats, "inviting": is_inviting(game)}
     if context["inviting"]:
         context["free_colours"] = free_colours(game, seats)
         context["invitees"] = invitees(seats, seat)
         return context
-    context.update(game_context(game, seat, seats, moderated=moderated, table=table))
+    context.update(game_context(game, seat, seats, moderated=moderated))
+    context.update(public_sections(game, context["names"], moderated=moderated))
     context["since_email"] = since_email(seat, since)
     if context["can_arrange"]:
         context["arrange_codes"] = arrange_codes(context["observation"], seat)

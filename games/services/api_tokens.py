@@ -16,7 +16,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import ApiToken, Seat
-from games.prepared import PreparedModels
 
 from .errors import ServiceError
 from .links import TOKEN_MAX, token_hash
@@ -29,11 +28,6 @@ PREFIX = "vrs_"
 # "Last used" is for the player's eyes, to the hour: written at most this
 # often, so reading the API is not a write per request.
 LAST_USED_STEP = timedelta(minutes=10)
-
-_LIVE_BY_HASH = PreparedModels(
-    lambda hashed: ApiToken.objects.select_related("seat__game").filter(token_hash=hashed, revoked_at=None)[:1]
-)
-
 
 def api_token_create(*, seat: Seat, label: str) -> tuple[ApiToken, str]:
     """A new token for ``seat``, and its secret (the only time it is known)."""
@@ -69,7 +63,7 @@ def seat_for_api_token(secret: str) -> Seat | None:
     outdated one. Marks the token used (at most every LAST_USED_STEP)."""
     if not secret.startswith(PREFIX) or len(secret) > TOKEN_MAX:
         return None
-    token = _LIVE_BY_HASH.first(token_hash(secret))
+    token = ApiToken.objects.select_related("seat__game").filter(token_hash=token_hash(secret), revoked_at=None).first()
     if token is None or token.link_nonce != token.seat.link_nonce:
         return None
     now = timezone.now()

@@ -11,7 +11,6 @@ from django.utils import timezone
 from games import engine
 from games.engine.events import events as engine_events
 from games.models import ActionRecord, Game, Seat
-from games.prepared import PreparedModels, row_update, rows_insert
 
 from .seats import game_seats
 from games.randomness import pick_index
@@ -36,15 +35,12 @@ def ruleset_of(game: Game) -> engine.Ruleset:
     return engine.Ruleset.from_json(game.ruleset)
 
 
-_GAME_LOCKED = PreparedModels(lambda pk: Game.objects.select_for_update().filter(pk=pk), ["integer"])
-
-
 def game_lock(game_id: int) -> Game:
     """The game row, locked first on PostgreSQL: every decision then takes its
     locks in one order (game, then seats), so two cannot deadlock. The version
     check and the compare-and-set stay the rule; on SQLite the IMMEDIATE
     transaction already serialises writers."""
-    game = _GAME_LOCKED.first(game_id)
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
         raise Game.DoesNotExist(f"no game {game_id}")
     return game
@@ -113,8 +109,8 @@ def state_commit(game: Game, seen_version: int, state: engine.State, records, ne
             fields.update(deadline=deadline, reminder_at=deadline - reminder_lead(game.decision_hours))
     if engine.is_over(state):
         fields.update(status=Game.Status.OVER, ended_at=now, deadline=None, reminder_at=None)
-    if not row_update(Game, where={"pk": game.pk, "version": seen_version}, values=fields):
+    if not Game.objects.filter(pk=game.pk, version=seen_version).update(**fields):
         raise StaleDecision()
-    rows_insert(records)
+    ActionRecord.objects.bulk_create(records)
     for name, value in fields.items():
         setattr(game, name, value)

@@ -22,7 +22,6 @@ from django.conf import settings
 from django.urls import reverse
 
 from games.models import Game, HomeLink, Seat
-from games.prepared import PreparedModels
 
 # Longer than any token we issue: a longer one is not looked up.
 TOKEN_MAX = 100
@@ -128,14 +127,11 @@ def link_issue(seat: Seat) -> None:
     seat.token_hash = token_hash(_derive("seat", seat))
 
 
-_SEAT_BY_HASH = PreparedModels(lambda hashed: Seat.objects.select_related("game").filter(token_hash=hashed)[:1])
-
-
 def seat_by_token(token: str) -> Seat | None:
     """The seat a link opens, or None for a forged, mistyped or revoked one."""
     if not token or len(token) > TOKEN_MAX:
         return None
-    seat = _SEAT_BY_HASH.first(token_hash(token))
+    seat = Seat.objects.select_related("game").filter(token_hash=token_hash(token)).first()
     # Made under a key no longer accepted: dropping a key from the fallbacks
     # ends its links, as it ends its reply addresses and unsubscribe links.
     if seat is None or not _any_key_matches(lambda key: _derive("seat", seat, key), token):

@@ -10,7 +10,6 @@ import unicodedata
 
 from django.utils.translation import gettext as _
 
-from games import page_marks
 
 from .errors import ServiceError
 
@@ -32,8 +31,6 @@ def name_problem(name: str) -> str | None:
             continue
         if unicodedata.category(char) in _FORBIDDEN_CATEGORIES:
             return _("A name cannot contain line breaks, tabs or other invisible control characters.")
-    if any(mark in name for mark in page_marks.EVERY_MARK):
-        return _("The site uses that text itself; choose another name.")
     return None
 
 

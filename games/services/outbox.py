@@ -30,7 +30,6 @@ from django.utils import timezone
 from games.enqueue import enqueue_on_commit
 from games.mail.compose import email_message, email_render
 from games.models import ActionRecord, Game, HomeLink, Notification, Seat
-from games.prepared import PreparedModels, row_update, rows_insert
 from games.narrate import event_told
 
 from .home import HOME_LINK_DAYS
@@ -132,7 +131,7 @@ def notifications_queue_new(*, game: Game, version: int, emails: list[Email]) ->
     """Write the emails of a game version no row can have yet (the caller
     has just set it under the version rule): one INSERT, no savepoint."""
     rows = [row for row in (_row(game, version, email) for email in emails) if row is not None]
-    rows_insert(rows)
+    Notification.objects.bulk_create(rows)
     for row in rows:
         enqueue_on_commit("games.notification_send", row.pk)
     return rows
@@ -166,34 +165,21 @@ def _written(notification: Notification) -> Notification:
     return notification
 
 
-# Every email's reads and writes, each built into SQL once (games/prepared.py):
-# building them took a sender more CPU than the database took to run them.
-_LATEST_DECISION_OF_SEAT = PreparedModels(
-    lambda game_id, position, version: ActionRecord.objects.filter(game_id=game_id, seat=position, seq__lte=version)
-    .exclude(action__startswith="arrange")
-    .order_by("-seq")
-    .only("seq")[:1],
-    ["integer", "small", "integer"],
-)
-_RECORDS_BETWEEN = PreparedModels(
-    lambda game_id, after, upto: ActionRecord.objects.filter(game_id=game_id, seq__gt=after, seq__lte=upto)
-    .order_by("seq")
-    .only("events")[:400],
-    ["integer", "integer", "integer"],
-)
-_TO_SEND = PreparedModels(
-    lambda pk: Notification.objects.select_related("seat__game", "game").filter(pk=pk)[:1], ["integer"]
-)
-_LOCKED_STATUS = PreparedModels(
-    lambda pk: Notification.objects.select_for_update().filter(pk=pk).only("status")[:1], ["integer"]
-)
-
-
 def since_last_decision(game_id: int, position: int, version: int) -> list[dict]:
     """What the log tells between the seat's latest decision before game
     version ``version`` (whoever made it for the seat) and that version."""
-    latest = _LATEST_DECISION_OF_SEAT.first(game_id, position, version)
-    records = _RECORDS_BETWEEN.all(game_id, latest.seq if latest else 0, version)
+    latest = (
+        ActionRecord.objects.filter(game_id=game_id, seat=position, seq__lte=version)
+        .exclude(action__startswith="arrange")
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    )
+    records = (
+        ActionRecord.objects.filter(game_id=game_id, seq__gt=latest or 0, seq__lte=version)
+        .order_by("seq")
+        .only("events")[:400]
+    )
     return [event for record in records for event in record.events if event_told(event)]
 
 
@@ -245,7 +231,7 @@ def notification_send(*, notification_id: int) -> bool:
     """Send one pending email; True if this call sent it. Raises
     TransientSendError when the provider may take it later."""
     # Found by its key alone (see _claim).
-    notification = _TO_SEND.first(notification_id)
+    notification = Notification.objects.select_related("seat__game", "game").filter(pk=notification_id).first()
     if notification is None or notification.status != Notification.Status.PENDING:
         return False
     try:
@@ -267,20 +253,16 @@ def notification_send(*, notification_id: int) -> bool:
         provider_id = str(status.message_id)[:200]
     # Once the provider has it, the outbox keeps only the envelope: the body
     # held a seat link and the seat's own secret cards.
-    row_update(
-        Notification,
-        where={"pk": notification_id},
-        values={
-            "status": Notification.Status.SENT,
-            "sent_at": timezone.now(),
-            "attempts": notification.attempts + 1,
-            "provider_id": provider_id,
-            "subject": notification.subject,
-            "body_text": "",
-            "body_html": "",
-            "context": None,
-            "picture": None,
-        },
+    Notification.objects.filter(pk=notification_id).update(
+        status=Notification.Status.SENT,
+        sent_at=timezone.now(),
+        attempts=notification.attempts + 1,
+        provider_id=provider_id,
+        subject=notification.subject,
+        body_text="",
+        body_html="",
+        context=None,
+        picture=None,
     )
     return True
 
@@ -292,13 +274,11 @@ def _claim(notification_id: int) -> bool:
     statistics predated a burst (a race ending in 10,000 games: 50,000 new
     pending rows), and scanned every pending row for each one, 17 ms."""
     with transaction.atomic():
-        locked = _LOCKED_STATUS.first(notification_id)
+        locked = Notification.objects.select_for_update().filter(pk=notification_id).only("status").first()
         if locked is None or locked.status != Notification.Status.PENDING:
             return False
-        row_update(
-            Notification,
-            where={"pk": notification_id},
-            values={"status": Notification.Status.SENDING, "claimed_at": timezone.now()},
+        Notification.objects.filter(pk=notification_id).update(
+            status=Notification.Status.SENDING, claimed_at=timezone.now()
         )
     return True
 

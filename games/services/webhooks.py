@@ -28,7 +28,6 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.enqueue import enqueue_on_commit
 from games.models import ActionRecord, Game, Seat, Webhook, WebhookDelivery
-from games.prepared import rows_insert
 
 from .errors import ServiceError
 from .timing import computer_level
@@ -187,7 +186,7 @@ def webhooks_queue(game: Game, state: engine.State, seats: dict[int, Seat], reco
             rows.append(
                 WebhookDelivery(webhook=hook, game=game, event=event, key=key, version=game.version, context=context)
             )
-    rows_insert(rows)
+    WebhookDelivery.objects.bulk_create(rows)
     for row in rows:
         enqueue_on_commit("games.webhook_send", row.pk)
     return rows

@@ -16,28 +16,19 @@ from games.services.errors import ServiceError
 from games.services.webhooks import SEAT_LIMIT, TABLE_LIMIT, webhook_add, webhook_remove
 
 from .decorators import with_seat
-from .kept_html import kept_html
 from .forms import WebhookForm
 
 
-def seat_section(request, seat) -> dict:
+def seat_section(seat) -> dict:
     """What the seat page's webhook section (seat/_webhooks.html) needs; the
     page is cached with the seats' rows, whose webhooks_version every change
     to a webhook bumps."""
     return {
         "webhooks": hook_reads.seat_webhooks(seat),
-        "webhook_form_html": _form_html(request, seat.is_host),
+        "host": seat.is_host,
+        "webhook_form": WebhookForm(),
+        "webhook_limits": {"seat": SEAT_LIMIT, "table": TABLE_LIMIT},
     }
-
-
-def _form_html(request, host: bool) -> str:
-    """The form to add one: the same for every seat of the same kind in the
-    same language, so made once and kept."""
-
-    def context() -> dict:
-        return {"host": host, "webhook_form": WebhookForm(), "webhook_limits": {"seat": SEAT_LIMIT, "table": TABLE_LIMIT}}
-
-    return kept_html(request, "seat-webhook-form", "seat/_webhook_form.html", (host, SEAT_LIMIT, TABLE_LIMIT), context)
 
 
 def _back(token: str):

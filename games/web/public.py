@@ -4,24 +4,21 @@ check of the dice, and asking for one's links again."""
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.messages import get_messages
+from django.core.cache import caches
 from django.http import HttpResponse, JsonResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.views.decorators.http import require_http_methods, require_safe
 
-from games import page_marks
 from games.enqueue import enqueue_now
-from games.selectors import page_cache
+from games.selectors.game_page import PAGE_SECONDS, page_rows
 from games.selectors.public import game_json, spectator_page, verify_report
 from games.selectors.rules import rules_page
 from games.services.errors import ServiceError
 from games.services.setup import game_create
 
 from .decorators import game_or_404
-from .kept_html import public_sections
 from .forms import LinkResendForm, NewGameForm
 from .limits import GAMES_PER_CLIENT, LINKS_PER_ADDRESS, LINKS_PER_CLIENT, client_ip, limits_hit, too_many
 
@@ -90,24 +87,20 @@ def game_created(request):
 
 @require_safe
 def spectator(request, public_id):
-    """From the cache while nothing the page shows has changed (one query and
-    a cache read), in the browser's language; a page with a message to show
-    is made afresh."""
-    language = translation.get_language()
-
-    def made(table=None) -> str:
-        context = spectator_page(game_or_404(public_id), table)
-        context["csrf_token"] = page_marks.CSRF_TOKEN  # the language switch's form
-        if context.get("observation"):
-            context["public_sections"] = public_sections(request, context)
-        return render_to_string("public/spectator.html", context, request)
-
-    if get_messages(request):
-        html = made()
-    else:
-        lookup = page_cache.spectator_page_cached(public_id, language)
-        html = lookup.html or page_cache.page_store(lookup, lambda: made(lookup.table))
-    return HttpResponse(page_cache.placeholders_fill(html, "", get_token(request)))
+    """The game as anyone may see it, in the browser's language: below the
+    header, cached for the game's version and every row it shows."""
+    game = game_or_404(public_id)
+    rows = page_rows(game)
+    pages = caches["pages"]
+    key = f"spectator-page:{game.public_id}:{game.version}:{rows.digest}:{translation.get_language()}"
+    body = pages.get(key)
+    if body is None:
+        context = spectator_page(game, moderated=rows.moderated)
+        context.update(page_seconds=PAGE_SECONDS, shared_key=rows.shared_key("UTC"))
+        # Made without the request, so nothing of one request can be kept.
+        body = render_to_string("public/_spectator.html", context)
+        pages.set(key, body, PAGE_SECONDS)
+    return render(request, "public/spectator.html", {"body": body})
 
 
 @require_safe

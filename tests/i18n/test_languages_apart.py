@@ -209,7 +209,7 @@ def _decide(table: Table, message, rng: random.Random) -> bool:
     (link,) = set(seat_links(message.body))
     device = player.device()
     markup = table.seat_page(player, path_of(link), "decision page", device=device)
-    forms = [form for form in forms_of(markup) if form.action.endswith("/act")]
+    forms = [form for form in forms_of(markup, path_of(link)) if form.action.endswith("/act")]
     if not forms:
         return False
     bid_form = next((form for form in forms if form.values().get("action") == "bid"), None)
@@ -250,7 +250,7 @@ def _play_on_the_pages(table: Table, rng: random.Random, decisions: int) -> None
 def _standing_orders_for_everyone(table: Table) -> None:
     for player in table.players:
         markup = table.seat_page(player, player.link, "page with the orders form")
-        (form,) = [form for form in forms_of(markup) if form.action.endswith("/orders")]
+        (form,) = [form for form in forms_of(markup, path_of(player.link)) if form.action.endswith("/orders")]
         table.seat_post(player, form.action, form.values() | STANDING_ORDERS, "standing orders saved")
 
 

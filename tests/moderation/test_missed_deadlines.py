@@ -63,7 +63,7 @@ def test_three_missed_deadlines_in_a_row_put_the_seat_on_autopilot_and_flag_it(m
     token = tokens(game)[silent]
     page = text_of(mod_client.get(f"/s/{token}/"))
     assert "You missed several deadlines in a row" in page
-    assert f'action="/s/{token}/back"' in page
+    assert 'action="back"' in page  # next to the seat page: /s/<token>/back
     assert "on autopilot" in text_of(mod_client.get(f"/g/{game.public_id}/"))
 
     response = mod_client.post(f"/s/{token}/back", follow=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from urllib.parse import urljoin
 
 SEAT_LINK = re.compile(r"https?://[^\s\"'<>]+/s/[A-Za-z0-9_\-]+/")
 
@@ -13,6 +14,7 @@ SEAT_LINK = re.compile(r"https?://[^\s\"'<>]+/s/[A-Za-z0-9_\-]+/")
 class Form:
     action: str
     method: str
+    id: str | None = None
     fields: list = field(default_factory=list)  # (type, name, value, required)
     buttons: list = field(default_factory=list)  # (name, value, text)
     selects: dict = field(default_factory=dict)  # name -> (options, selected)
@@ -52,12 +54,18 @@ class _FormParser(HTMLParser):
         self.forms: list[Form] = []
         self._select = None
         self._button = None
+        self._open = False
+        self.owned_elsewhere: list[tuple[str, tuple]] = []
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "form":
-            self.forms.append(Form(action=a.get("action", ""), method=a.get("method", "get").lower()))
-        elif not self.forms:
+            self.forms.append(Form(action=a.get("action", ""), method=a.get("method", "get").lower(), id=a.get("id")))
+            self._open = True
+        elif tag == "input" and a.get("form"):
+            # An input outside its form, naming it by id (as the seat page's CSRF tokens do).
+            self.owned_elsewhere.append((a["form"], (a.get("type", "text"), a.get("name"), a.get("value"), "required" in a)))
+        elif not self._open:
             return
         elif tag == "input":
             self.forms[-1].fields.append((a.get("type", "text"), a.get("name"), a.get("value"), "required" in a))
@@ -75,7 +83,9 @@ class _FormParser(HTMLParser):
             self.forms[-1].buttons.append(self._button)
 
     def handle_endtag(self, tag):
-        if tag == "select":
+        if tag == "form":
+            self._open = False
+        elif tag == "select":
             self._select = None
         elif tag == "button":
             self._button = None
@@ -85,9 +95,22 @@ class _FormParser(HTMLParser):
             self._button[2] += data.strip()
 
 
-def forms_of(html: str) -> list[Form]:
+def forms_of(page, url: str = "") -> list[Form]:
+    """The forms of a page as a browser sees them: ``page`` is a test
+    client's response (whose address the forms' actions are relative to) or
+    HTML read at ``url``. Inputs outside a form that name it by its id are
+    the form's."""
+    if not isinstance(page, str):
+        url = url or page.wsgi_request.path
+        page = page.content.decode()
     parser = _FormParser()
-    parser.feed(html)
+    parser.feed(page)
+    by_id = {form.id: form for form in parser.forms if form.id}
+    for form_id, field_ in parser.owned_elsewhere:
+        if form_id in by_id:
+            by_id[form_id].fields.append(field_)
+    for form in parser.forms:
+        form.action = urljoin(url, form.action)
     return parser.forms
 
 

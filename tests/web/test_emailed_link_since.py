@@ -148,7 +148,7 @@ def test_a_click_too_late_reads_like_the_emailed_link_with_time_and_for_you(djan
         game, seat, link = _game_with_a_turn_email(django_capture_on_commit_callbacks)
         client = Client()
         page = client.get(path_of(link))
-        (pass_form,) = [f for f in forms_of(page.content.decode()) if any(b[1] == "pass" for b in f.buttons)]
+        (pass_form,) = [f for f in forms_of(page) if any(b[1] == "pass" for b in f.buttons)]
         traveller.move_to(T0 + timedelta(minutes=47))
         record = _order_decides(game, seat, django_capture_on_commit_callbacks)
 

@@ -39,7 +39,7 @@ def accept_all(client, links):
     for index, email in enumerate(EMAILS):
         page = client.get(links[email])
         assert page.status_code == 200
-        (form,) = [f for f in forms_of(page.content.decode()) if f.action.endswith("/accept")]
+        (form,) = [f for f in forms_of(page) if f.action.endswith("/accept")]
         colour = form.radios()["colour"][0]
         data = form.values() | {"colour": colour, "display_name": f"Player {index}", "time_zone": "Europe/Berlin"}
         response = client.post(form.action, data)
@@ -50,7 +50,7 @@ def decide(client, path, rng):
     """Open a seat page and answer its decision form; False if it had none."""
     page = client.get(path)
     assert page.status_code == 200
-    forms = [f for f in forms_of(page.content.decode()) if f.action.endswith("/act")]
+    forms = [f for f in forms_of(page) if f.action.endswith("/act")]
     if not forms:
         return False
     kinds = {tuple(b[1] for b in f.buttons) for f in forms}

@@ -20,7 +20,7 @@ def test_an_arrangement_sent_back_unchanged_writes_nothing():
     token = tokens(game)[1]
     client = Client()
     page = client.get(f"/s/{token}/").content.decode()
-    (form,) = [f for f in forms_of(page) if f.action.endswith("/arrange")]
+    (form,) = [f for f in forms_of(page, f"/s/{token}/") if f.action.endswith("/arrange")]
     before, actions = game_row(game), ActionRecord.objects.filter(game=game).count()
     for _ in range(30):
         response = client.post(f"/s/{token}/arrange", form.values(), follow=True)

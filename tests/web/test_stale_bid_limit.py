@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def _orders_form(client: Client, token: str):
     page = client.get(f"/s/{token}/")
     assert page.status_code == 200
-    (form,) = [f for f in forms_of(page.content.decode()) if f.action.endswith("/orders")]
+    (form,) = [f for f in forms_of(page) if f.action.endswith("/orders")]
     return form
 
 

@@ -287,7 +287,7 @@ def test_a_double_click_on_a_decision_form_applies_it_once(tmp_path):
             decision = pending_decision(game, players=3)
             game = decision.game
             token = tokens(game)[decision.seat.position]
-            data = filled_in_decision_form(Client().get(f"/s/{token}/").content.decode(), rng)
+            data = filled_in_decision_form(Client().get(f"/s/{token}/"), rng)
             assert data["version"] == str(decision.seen_version)
             # The same form data sent twice at once, as a double click does.
             outcomes = race(by_post(token, data), by_post(token, data), database=database)
@@ -295,10 +295,10 @@ def test_a_double_click_on_a_decision_form_applies_it_once(tmp_path):
             assert_applied_once(decision, outcomes, actors)
 
 
-def filled_in_decision_form(html: str, rng: random.Random) -> dict:
+def filled_in_decision_form(page, rng: random.Random) -> dict:
     """The data a person sends from the seat page's decision form: a pass in
     an auction, otherwise a random choice of each set of radio buttons."""
-    forms = [f for f in forms_of(html) if f.action.endswith("/act")]
+    forms = [f for f in forms_of(page) if f.action.endswith("/act")]
     assert forms, "the seat to move has no decision form"
     for form in forms:
         if ("action", "pass") in [(b[0], b[1]) for b in form.buttons]:

@@ -185,13 +185,13 @@ def test_a_webhook_added_or_removed_shows_on_the_next_view_of_the_cached_page():
     assert page(client, links[0]) == before  # from the cache now
     hook = webhook_add(seat=seat_at(game, 0), kind="discord", url=PUBLIC)
     added = page(client, links[0])
-    assert "1.1.1.1" in added and f"/webhooks/{hook.pk}/remove" in added
+    assert "1.1.1.1" in added and f"webhooks/{hook.pk}/remove" in added
     webhook_remove(seat=seat_at(game, 0), webhook_id=hook.pk)
     removed = page(client, links[0])
     assert "1.1.1.1" not in removed
     # A new webhook where the old one was: a page of its own, not the first one's.
     again = webhook_add(seat=seat_at(game, 0), kind="discord", url=PUBLIC)
-    assert f"/webhooks/{again.pk}/remove" in page(client, links[0])
+    assert f"webhooks/{again.pk}/remove" in page(client, links[0])
     stored = [pickle.loads(value) for value in cache._cache.values()]
     for text in stored:
         assert again.secret not in str(text) and "s3cr3t-path" not in str(text)

@@ -1,0 +1,94 @@
+"""The page a seat link opens, assembled in one place: what it shows
+(games.selectors.seat), its forms, and the cache that keeps it.
+
+The page below the header is cached whole for the seat, the game's version,
+every row it shows (games.selectors.game_page) and the language. Nothing in
+it differs from one request to the next: its forms post to addresses
+relative to the page, so the seat link is not in the cached HTML, and each
+form's CSRF token is added outside it (seat/seat.html), by the form's id."""
+
+from __future__ import annotations
+
+import re
+
+from django.core.cache import caches
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from games.selectors import seat as seat_reads
+from games.selectors.game_page import PAGE_SECONDS, page_rows
+
+from . import chat_hooks
+from .decorators import number_in_query, with_seat
+from .forms import AbsenceForm, AcceptForm, ArrangeForm, EmailModeForm, HelpForm, LanguageForm, OrdersForm
+
+# Every form of the page opens with its id (seat/_*.html), which the CSRF
+# tokens outside the cached HTML name.
+_FORM_ID = re.compile(r'<form [^>]*\bid="([\w-]+)"')
+
+
+@require_safe
+@with_seat
+def seat_page(request, seat, token):
+    """The game as the seat sees it, and the decision it has to make."""
+    game = seat.game
+    if seat_reads.is_inviting(game):
+        return inviting_page(request, seat, token)
+    since = number_in_query(request, "since")
+    # A "since" that is not an earlier version shows nothing, whatever it is.
+    since = since if since is not None and since < game.version else None
+    rows = page_rows(game)
+    pages = caches["pages"]
+    key = f"seat-page:{seat.pk}:{game.version}:{rows.digest}:{since}:{translation.get_language()}"
+    page = pages.get(key)
+    if page is None:
+        page = _page_made(seat, since, moderated=rows.moderated, shared_key=rows.shared_key(seat.time_zone))
+        pages.set(key, page, PAGE_SECONDS)
+    return render(request, "seat/seat.html", page)
+
+
+def _page_made(seat, since: int | None, *, moderated: bool, shared_key: str) -> dict:
+    """The title and the HTML below the header, and the ids of its forms.
+    Made without the request, so nothing of one request can be kept."""
+    context = seat_reads.seat_page(seat, since=since, moderated=moderated)
+    context.update(page_seconds=PAGE_SECONDS, shared_key=shared_key)
+    context.update(seat_forms(seat, context))
+    context.update(chat_hooks.seat_section(seat))
+    body = render_to_string("seat/_page.html", context)
+    title = _("Your move") + " · Galopp Royal" if context["my_turn"] else "Galopp Royal"
+    return {"title": title, "body": body, "form_ids": _FORM_ID.findall(body)}
+
+
+def seat_forms(seat, page: dict) -> dict:
+    """The forms of the page, as its context (``seat_reads.seat_page``) says
+    it has them: standing orders, emails, language, absence, help and the
+    team's arrangement."""
+    forms = {
+        "emails_stopped": seat.emails_stopped,
+        "email_form": EmailModeForm(initial={"email_mode": seat.email_mode}),
+        "language_form": LanguageForm(initial={"language": seat.language}),
+    }
+    if page["orders_initial"] is not None:
+        forms["orders_form"] = OrdersForm(initial=page["orders_initial"])
+    if page["player_tools"]:
+        forms.update(absence_form=AbsenceForm(), help_form=HelpForm())
+    if page["can_arrange"]:
+        forms["arrange_form"] = ArrangeForm(codes=page["arrange_codes"])
+    return forms
+
+
+def inviting_page(request, seat, token, *, accept_form=None, status=200):
+    """Before the game starts: who is in, and the form to take the seat.
+    Never cached: it changes as seats are taken."""
+    context = seat_reads.seat_page(seat)
+    if seat.accepted_at is None and accept_form is None:
+        accept_form = AcceptForm(
+            free_colours=context["free_colours"],
+            # The browser's language, which the page is shown in until the seat has one.
+            initial={"display_name": seat.display_name, "time_zone": "UTC", "language": request.LANGUAGE_CODE},
+        )
+    context.update(token=token, accept_form=accept_form)
+    return render(request, "seat/seat_inviting.html", context, status=status)
