@@ -15,11 +15,11 @@ from datetime import timedelta
 from django.db.models import Q
 from django.utils import timezone
 
-from games.enqueue import enqueue_now
 from games.models import Game, Seat
 
 from .decisions import deadline_expire
 from .digest import seat_digest_send
+from .enqueue import enqueue_now
 from .errors import ServiceError
 from .inbound import inbound_release
 from .notices import reminder_send

@@ -13,10 +13,10 @@ from django.utils import translation
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games import page_marks
-from games.enqueue import enqueue_now
 from games.selectors import page_cache
 from games.selectors.public import game_json, spectator_page, verify_report
 from games.selectors.rules import rules_page
+from games.services.enqueue import enqueue_now
 from games.services.errors import ServiceError
 from games.services.setup import game_create
 

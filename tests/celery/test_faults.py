@@ -16,7 +16,7 @@ from django.utils import timezone
 import pytest
 import time_machine
 
-from games.enqueue import enqueue_now
+from games.services.enqueue import enqueue_now
 from games.models import ActionRecord, Game, Notification, Seat, new_public_id
 from games.services import sweeps as timers
 from tests.web.factories import started_game

@@ -16,7 +16,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games import engine
-from games.enqueue import enqueue_now
+from games.services.enqueue import enqueue_now
 from games.models import Game, Notification, Seat, WebhookDelivery
 from games.services import sweeps
 from games.services.decisions import decision_submit
