@@ -14,7 +14,7 @@ from games.models import ActionRecord, Game, Seat
 from games.prepared import Prepared, PreparedModels, row_update, rows_insert
 from games.services.game_state import game_lock
 from games.services.links import seat_by_token
-from tests.web.factories import play_steps, seat_at, started_game, tokens
+from tests.factories import play_steps, seat_at, started_game, tokens
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ import time_machine
 from games.services.enqueue import enqueue_now
 from games.models import ActionRecord, Game, Notification, Seat, new_public_id
 from games.services import sweeps as timers
-from tests.web.factories import started_game
+from tests.factories import started_game
 
 from tests.worker import wait_until
 

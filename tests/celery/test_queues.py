@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.services.enqueue import enqueue_now
 from games.models import Game, Notification
-from tests.web.factories import started_game
+from tests.factories import started_game
 from tests.worker import wait_until
 from versailles_site.celery import app
 

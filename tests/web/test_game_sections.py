@@ -16,7 +16,7 @@ from django.utils import timezone, translation
 from games.models import Absence, Seat
 from games.selectors.public import spectator_page
 from games.selectors.seat import public_sections, seat_page
-from tests.web.factories import play_until, seat_at, started_game
+from tests.factories import play_until, seat_at, started_game
 
 pytestmark = pytest.mark.django_db
 

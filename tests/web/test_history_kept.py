@@ -14,7 +14,7 @@ from django.utils import translation
 from games.models import Game
 from games.selectors import seat as seat_reads
 from games.selectors.seat import HISTORY_LIMIT, history
-from tests.web.factories import play_steps, started_game
+from tests.factories import play_steps, started_game
 
 pytestmark = pytest.mark.django_db
 

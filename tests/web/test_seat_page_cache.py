@@ -30,7 +30,7 @@ from games.services.names import name_problem
 from games.services.seat_settings import emails_stop, language_set, orders_set
 from games.services.seats import game_seats
 from games.web.forms import NewGameForm
-from tests.web.factories import play_steps, play_until, seat_at, started_game, tokens
+from tests.factories import play_steps, play_until, seat_at, started_game, tokens
 
 pytestmark = pytest.mark.django_db
 
