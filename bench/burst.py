@@ -150,7 +150,7 @@ from games import engine  # noqa: E402
 from games.models import ActionRecord, Game, Notification, Seat  # noqa: E402
 from games.services.decisions import decision_submit  # noqa: E402
 from games.services.game_state import load_state  # noqa: E402
-from tests.web.factories import play_until, started_game  # noqa: E402
+from tests.factories import play_until, started_game  # noqa: E402
 from versailles_site.celery import app  # noqa: E402
 
 from bench._games import games_copy, log_copy, seats_copy  # noqa: E402

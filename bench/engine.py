@@ -19,7 +19,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.autoplay import random_action  # noqa: E402
+from games.players.autoplay import random_action  # noqa: E402
 from games.engine import CLASSIC, apply, is_over, new_game, to_move  # noqa: E402
 
 

@@ -601,7 +601,7 @@ def games_make(count: int, sample: int, depth: int) -> dict:
 
     from bench._games import games_copy, links_issue, log_copy, seats_copy
     from games.models import ActionRecord, Game, Notification, Seat
-    from tests.web.factories import play_steps, started_game
+    from tests.factories import play_steps, started_game
 
     started = time.monotonic()
     template = play_steps(started_game(4), depth, random.Random(0))

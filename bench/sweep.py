@@ -72,7 +72,7 @@ from django.utils import timezone  # noqa: E402
 from games.models import ActionRecord, Game, Notification, Seat  # noqa: E402
 from games.services import sweeps as timers  # noqa: E402
 from games.services.links import link_issue  # noqa: E402
-from tests.web.factories import started_game  # noqa: E402
+from tests.factories import started_game  # noqa: E402
 
 from bench._games import BATCH, game_copy, seat_fields  # noqa: E402
 

@@ -101,7 +101,7 @@ from games.models import ActionRecord, Game, Notification, Seat  # noqa: E402
 from games.services.api_tokens import api_token_create  # noqa: E402
 from games.services.game_state import load_state  # noqa: E402
 from games.web.forms import decision_form_data  # noqa: E402
-from tests.web.factories import play_until, started_game, tokens  # noqa: E402
+from tests.factories import play_until, started_game, tokens  # noqa: E402
 
 WARM_UP = 5
 API_DECISION = "/api/v1/seat/decision"

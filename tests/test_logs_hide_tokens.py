@@ -31,8 +31,8 @@ import pytest
 from games.log_filters import HideSeatTokens, redact_secrets
 from games.services.links import seat_by_token, unsubscribe_token
 import versailles_site.celery  # noqa: F401  (connects the logging signal handlers)
+from tests.factories import started_game, tokens
 from tests.worker import database_env, wait_until
-from tests.web.factories import started_game, tokens
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

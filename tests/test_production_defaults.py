@@ -18,7 +18,7 @@ from django.test import Client
 
 from games.models import Seat
 from games.services.links import unsubscribe_url
-from tests.web.factories import started_game, tokens
+from tests.factories import started_game, tokens
 from tests.web.integrity_helpers import inviting_game
 from versailles_site.env import proxy_ssl_header
 

@@ -1,7 +1,7 @@
 """A real Celery worker in a subprocess, pointed at the test database.
 
 No eager mode: the test process enqueues through the broker exactly as the web
-process does (games.enqueue with TASKS_INLINE off), and a separate worker
+process does (games.services.enqueue with TASKS_INLINE off), and a separate worker
 process picks the tasks up, so the enqueue-after-commit rule, acks_late and the
 outbox are exercised for real.
 

@@ -1,15 +1,15 @@
 """Computer players. A computer seat, or a seat on autopilot, decides here:
 at the "strong" level from what its seat may know (observe) and nothing
-else; at the "simple" level as games.autoplay's modest player does."""
+else; at the "simple" level as games.players.autoplay's modest player does."""
 
 from __future__ import annotations
 
 import random
 
-from games.autoplay import sensible_action
 from games.engine import Action, State, observe
 
 from . import playout, strong
+from .autoplay import sensible_action
 
 # Offered at the table; "playout" is the bench's yardstick.
 LEVELS = ("simple", "strong")

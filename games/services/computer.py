@@ -9,10 +9,10 @@ import random
 from django.utils import timezone
 
 from games import engine, players
-from games.enqueue import enqueue_now
 from games.models import Game
 
 from .decisions import computer_decision
+from .enqueue import enqueue_now
 from .errors import ServiceError, StaleDecision
 from .game_state import load_state
 from .seats import game_seats

@@ -10,9 +10,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import engine, players
-from games.enqueue import enqueue_on_commit
 from games.models import ActionRecord, Game, Seat
 
+from .enqueue import enqueue_on_commit
 from .errors import NotYourTurn, RefusedAction, StaleDecision, engine_refusal
 from .game_state import (
     Step,

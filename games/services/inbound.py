@@ -25,11 +25,11 @@ from django.utils.translation import gettext as _
 
 from games import engine, notation_words
 from games.board.text import board_text
-from games.enqueue import enqueue_on_commit
 from games.mail import scan
 from games.models import ActionRecord, InboundMessage, Notification, Seat
 
 from .decisions import decision_submit
+from .enqueue import enqueue_on_commit
 from .errors import ServiceError, StaleDecision
 from .game_state import load_state
 from .links import seat_by_reply_address

@@ -27,11 +27,11 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.enqueue import enqueue_on_commit
 from games.mail.compose import email_message, email_render
 from games.models import ActionRecord, Game, HomeLink, Notification, Seat
 from games.narrate import event_told
 
+from .enqueue import enqueue_on_commit
 from .home import HOME_LINK_DAYS
 from .links import home_url, reply_address, seat_links, seat_url, unsubscribe_url
 from .tracking import notification_tag

@@ -15,12 +15,12 @@ from datetime import timedelta
 from django.db.models import Q
 from django.utils import timezone
 
-from games.enqueue import enqueue_now
 from games.models import Game, Seat
 
 from .decisions import deadline_expire
 from .digest import seat_digest_send
-from .errors import ServiceError
+from .enqueue import enqueue_now
+from .errors import GameNotRunning, ServiceError, StaleDecision
 from .inbound import inbound_release
 from .notices import reminder_send
 from .outbox import notifications_release
@@ -70,8 +70,17 @@ def _in_batches(column: str, limit: int, act: Callable[[int, int], int]) -> int:
 def _expire(game_id: int, version: int) -> int:
     try:
         deadline_expire(game_id=game_id, seen_version=version)
-    except ServiceError:
-        # Someone acted first (a click, another sweep): nothing to do.
+    except (StaleDecision, GameNotRunning) as error:
+        # Someone got there first (a click, another sweep, a moderator's
+        # pause): nothing is left to do, but the skip is on record.
+        log.info("deadline sweep skipped game %s at decision version %s: %s", game_id, version, error.code)
+        return 0
+    except ServiceError as error:
+        # The default the rules give was refused: the game stays due, and
+        # someone should look at why.
+        log.warning(
+            "deadline sweep skipped game %s at decision version %s: %s (%s)", game_id, version, error.code, error
+        )
         return 0
     return 1
 

@@ -26,9 +26,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.enqueue import enqueue_on_commit
 from games.models import ActionRecord, Game, Seat, Webhook, WebhookDelivery
 
+from .enqueue import enqueue_on_commit
 from .errors import ServiceError
 from .timing import computer_level
 from .webhook_http import AddressRefused, url_check

@@ -11,10 +11,10 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.views.decorators.http import require_http_methods, require_safe
 
-from games.enqueue import enqueue_now
 from games.selectors.game_page import PAGE_SECONDS, page_rows
 from games.selectors.public import game_json, spectator_page, verify_report
 from games.selectors.rules import rules_page
+from games.services.enqueue import enqueue_now
 from games.services.errors import ServiceError
 from games.services.setup import game_create
 

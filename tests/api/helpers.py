@@ -6,7 +6,7 @@ import json
 
 from games.models import Game
 from games.services.api_tokens import api_token_create
-from tests.web.factories import seat_at
+from tests.factories import seat_at
 
 
 def api_tokens(game: Game) -> dict[int, str]:

@@ -13,7 +13,7 @@ from games.models import ApiToken
 from games.services.api_tokens import TOKENS_PER_SEAT
 from games.services.moderation import MODERATORS_GROUP, seat_replace
 from tests.api.helpers import api_get
-from tests.web.factories import seat_at, started_game, tokens
+from tests.factories import seat_at, started_game, tokens
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ import pytest
 
 from games.models import ActionRecord, Game
 from tests.api.helpers import api_tokens
-from tests.web.factories import started_game
+from tests.factories import started_game
 
 BOT = Path(__file__).with_name("bot.py")
 

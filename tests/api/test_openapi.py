@@ -13,7 +13,7 @@ from games import engine
 from games.urls import urlpatterns
 from games.services.game_state import load_state
 from tests.api.helpers import api_get, api_post, api_tokens
-from tests.web.factories import play_steps, play_until, started_game
+from tests.factories import play_steps, play_until, started_game
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from games import engine
 from games.models import ActionRecord
 from games.services.game_state import load_state
 from tests.api.helpers import api_get, api_post, api_tokens
-from tests.web.factories import started_game
+from tests.factories import started_game
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ import urllib.request
 
 import pytest
 
-from tests.web.factories import started_game, tokens
+from tests.factories import started_game, tokens
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -14,7 +14,7 @@ from games import engine
 from games.models import ActionRecord, Game, Seat
 from games.services.setup import game_create, seat_accept
 from tests.browser.people import Mailbox
-from tests.web.factories import COLOURS, play_until
+from tests.factories import COLOURS, play_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -14,7 +14,7 @@ from games.models import Game
 from games.services.game_state import load_state
 from tests.browser.people import Mailbox, Player, sign_in_moderator
 from tests.browser.plan import Move
-from tests.web.factories import play_until, started_game, tokens
+from tests.factories import play_until, started_game, tokens
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

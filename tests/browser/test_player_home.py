@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.people import Mailbox
-from tests.web.factories import started_game
+from tests.factories import started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

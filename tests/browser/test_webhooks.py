@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.web.factories import next_turn_of, started_game, tokens
+from tests.factories import next_turn_of, started_game, tokens
 from tests.worker import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)

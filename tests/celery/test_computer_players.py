@@ -8,7 +8,7 @@ import pytest
 
 from games.models import ActionRecord, Game, Notification, Seat
 from games.web.forms import decision_form_data
-from tests.web.factories import tokens
+from tests.factories import tokens
 from tests.worker import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -16,7 +16,7 @@ from games.services import sweeps as timers
 from games.services.decisions import MISSED_DEADLINES_FOR_AUTOPILOT
 from games.services.game_state import load_state
 from games.services.seat_settings import orders_set
-from tests.web.factories import seat_at, started_game
+from tests.factories import seat_at, started_game
 
 pytestmark = pytest.mark.django_db
 

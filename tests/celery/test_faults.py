@@ -16,10 +16,10 @@ from django.utils import timezone
 import pytest
 import time_machine
 
-from games.enqueue import enqueue_now
+from games.services.enqueue import enqueue_now
 from games.models import ActionRecord, Game, Notification, Seat, new_public_id
 from games.services import sweeps as timers
-from tests.web.factories import started_game
+from tests.factories import started_game
 
 from tests.worker import wait_until
 

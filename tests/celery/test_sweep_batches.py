@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.models import Game
 from games.services import sweeps
-from tests.web.factories import started_game
+from tests.factories import started_game
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games import engine
-from games.enqueue import enqueue_now
+from games.services.enqueue import enqueue_now
 from games.models import Game, Notification, Seat, WebhookDelivery
 from games.services import sweeps
 from games.services.decisions import decision_submit
@@ -25,7 +25,7 @@ from games.services.seat_settings import emails_stop
 from games.services.setup import game_create, seat_accept
 from games.services.webhook_send import FAILING_DAY, RETRY_SLACK, retry_delay
 from games.services.webhooks import webhook_add
-from tests.web.factories import next_turn_of, seat_at, started_game, tokens
+from tests.factories import next_turn_of, seat_at, started_game, tokens
 from tests.webhook_receiver import Receiver
 from tests.worker import wait_until
 

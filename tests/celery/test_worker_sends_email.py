@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from games.enqueue import enqueue_now
+from games.services.enqueue import enqueue_now
 from games.models import Notification
 from games.services import sweeps as timers
 from games.services.setup import game_create

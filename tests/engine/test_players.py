@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.autoplay import chance_action
+from games.players.autoplay import chance_action
 from games.engine import CHANCE, CLASSIC, apply, decision_kind, is_over, legal_actions, new_game, observe, to_move
 from games.players import choose
 from games.players import race_model

@@ -11,8 +11,8 @@ from django.utils.translation import gettext
 
 from games.models import Seat
 from games.services.decisions import decision_submit
+from tests.factories import tokens
 from tests.mail.helpers import mover, started_game, turn_mail
-from tests.web.factories import tokens
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from games import engine
 from games.models import Game, Notification, Seat
 from games.services.game_state import load_state
 from games.services.setup import game_create, seat_accept
-from tests.web.factories import COLOURS
+from tests.factories import COLOURS
 
 # No zone here is UTC, so a deadline shown in UTC would be caught.
 ZONES = ("America/New_York", "Asia/Tokyo", "Asia/Kolkata", "Europe/Berlin", "Australia/Adelaide", "America/Sao_Paulo")

@@ -13,7 +13,7 @@ from games.narrate import COLOUR_NAMES
 from games.services.game_state import load_state
 from games.services.notices import notices_after_decision
 from games.services.outbox import notification_send
-from tests.web.factories import with_gold
+from tests.factories import with_gold
 from tests.web.integrity_helpers import game_over
 
 pytestmark = pytest.mark.django_db

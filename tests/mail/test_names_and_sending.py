@@ -19,7 +19,7 @@ from games.selectors.moderation import attention
 from games.services import outbox
 from games.services.errors import ServiceError
 from games.services.setup import game_create, link_resend, seat_accept
-from tests.web.factories import COLOURS
+from tests.factories import COLOURS
 
 from .helpers import mails_to, started_game
 

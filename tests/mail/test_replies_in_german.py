@@ -16,7 +16,7 @@ from games.models import ActionRecord, Game, InboundMessage, Seat
 from games.services.decisions import decision_submit
 from games.services.game_state import load_state
 from games.services.inbound import inbound_store
-from tests.web.factories import play_until
+from tests.factories import play_until
 
 from .helpers import mails_to, mover, reply, started_game, turn_mail
 

@@ -9,7 +9,7 @@ from django.core import mail
 from games import engine
 from games.services.decisions import decision_submit
 from games.services.inbound import inbound_store
-from tests.web.factories import play_until
+from tests.factories import play_until
 
 from .helpers import mails_to, mover, reply, started_game, turn_mail
 

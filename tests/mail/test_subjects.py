@@ -21,7 +21,7 @@ from games.services.inbound import inbound_store
 from games.services.decisions import orders_apply_now
 from games.services.moderation import MODERATORS_GROUP, game_abort, link_resend_for, seat_replace
 from games.services.sweeps import digests_send, reminders_sweep
-from tests.web.factories import play_until
+from tests.factories import play_until
 
 from .helpers import mails_to, mover, reply, seat_at, started_game, turn_mail
 

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 
 from games.services.moderation import MODERATORS_GROUP
-from tests.web.factories import started_game
+from tests.factories import started_game
 
 MODERATOR_PASSWORD = "a-long-moderator-password"
 

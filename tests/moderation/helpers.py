@@ -8,7 +8,7 @@ from games import engine
 from games.models import Game, HelpRequest, ModerationEntry, Notification, Seat
 from games.narrate import colour_name
 from games.services.game_state import load_state
-from tests.web.factories import computer_turns
+from tests.factories import computer_turns
 
 
 def act(client, game: Game, action: str, reason: str = "player ill", follow: bool = False, **data):

@@ -16,7 +16,7 @@ from games import engine
 from games.models import Absence, ActionRecord, Game
 from games.services.timing import reminder_lead
 from games.services.sweeps import deadlines_sweep
-from tests.web.factories import computer_turns, play_steps, play_until, seat_at, started_game, tokens
+from tests.factories import computer_turns, play_steps, play_until, seat_at, started_game, tokens
 
 from .helpers import act, mover, text_of
 

@@ -16,7 +16,7 @@ from games.services.links import seat_token
 from games.services.game_state import load_state
 from games.services.timing import reminder_lead
 from games.services.sweeps import deadlines_sweep, reminders_sweep
-from tests.web.factories import play_until, seat_at, started_game, tokens
+from tests.factories import play_until, seat_at, started_game, tokens
 from tests.web.pages import path_of, seat_links
 
 from .helpers import act, mover, text_of

@@ -10,7 +10,7 @@ import pytest
 
 from games.models import ActionRecord, Game, Notification, Seat
 from games.services.links import seat_token
-from tests.web.factories import play_steps, started_game
+from tests.factories import play_steps, started_game
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 
 from games import admin as games_admin
 from games.models import ActionRecord, ApiToken, Game, Webhook, WebhookDelivery, InboundMessage, Notification, Seat, SeatHolder
-from tests.web.factories import play_steps, started_game
+from tests.factories import play_steps, started_game
 
 pytestmark = pytest.mark.django_db
 

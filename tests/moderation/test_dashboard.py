@@ -11,7 +11,7 @@ import time_machine
 from games.models import Game, HelpRequest, Notification, Seat
 from games.services.outbox import seat_mark_undeliverable
 from games.services.sweeps import deadlines_sweep
-from tests.web.factories import seat_at, started_game, tokens
+from tests.factories import seat_at, started_game, tokens
 
 from .helpers import act, named, play_with_silent_seats, text_of
 

@@ -13,7 +13,7 @@ from games import engine
 from games.models import Notification
 from games.services.game_state import load_state
 from games.services.sweeps import deadlines_sweep
-from tests.web.factories import seat_at, started_game, tokens
+from tests.factories import seat_at, started_game, tokens
 from tests.web.integrity_helpers import game_over
 
 from .helpers import act, mover, text_of

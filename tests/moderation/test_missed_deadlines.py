@@ -12,7 +12,7 @@ import time_machine
 from games import engine
 from games.models import ActionRecord, Seat
 from games.services.game_state import load_state
-from tests.web.factories import play_until, seat_at, started_game, tokens
+from tests.factories import play_until, seat_at, started_game, tokens
 
 from .helpers import act, mover, named, play_with_silent_seats, text_of
 

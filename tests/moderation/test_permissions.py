@@ -14,7 +14,7 @@ from django.urls import URLPattern
 from games import urls as game_urls
 from games.models import HelpRequest, ModerationEntry, Seat
 from games.services import moderation
-from tests.web.factories import computer_turns, seat_at, tokens
+from tests.factories import computer_turns, seat_at, tokens
 
 from .conftest import MODERATOR_PASSWORD
 from .helpers import act, mover, snapshot, text_of

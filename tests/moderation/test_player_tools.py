@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import HelpRequest
-from tests.web.factories import seat_at, tokens
+from tests.factories import seat_at, tokens
 from tests.web.pages import forms_of
 
 from .helpers import named, text_of

@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 
 from games.models import Game, ModerationEntry
-from tests.web.factories import started_game
+from tests.factories import started_game
 
 from .helpers import act, snapshot, text_of
 

@@ -9,7 +9,7 @@ from games import engine
 from games.models import ActionRecord, Game, Notification, Seat
 from games.services.game_state import load_state
 from games.services.setup import game_create, seat_accept
-from tests.web.factories import COLOURS, play_until, started_game
+from tests.factories import COLOURS, play_until, started_game
 
 
 def inviting_game(players: int = 3, accepted: int = 0) -> Game:

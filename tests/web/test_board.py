@@ -20,7 +20,7 @@ from games.board.layout import short_labels
 from games.board.png import board_png
 from games.board.svg import board_svg
 from games.models import Notification, Seat
-from tests.web.factories import play_until, started_game, tokens
+from tests.factories import play_until, started_game, tokens
 
 PHONE_COLUMN = 358  # a 390 px phone's text column, in CSS px
 NAMES = {"red": "Anna", "yellow": "Bruno", "green": "Carla", "blue": "Dora", "white": "Emil", "black": "Fritz"}

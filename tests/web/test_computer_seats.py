@@ -8,7 +8,7 @@ from django.core import mail
 
 from games.models import ActionRecord, Game, Notification, Seat
 from games.services.setup import game_create, seat_accept
-from tests.web.factories import computer_turns
+from tests.factories import computer_turns
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from games.narrate import describe
 from games.selectors.seat import local_time
 from games.services.game_state import load_state
 from games.services.seat_settings import orders_set
-from tests.web.factories import seat_at, started_game, tokens
+from tests.factories import seat_at, started_game, tokens
 from tests.web.pages import forms_of, path_of
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from games.models import Seat
-from tests.web.factories import started_game, tokens, with_gold
+from tests.factories import started_game, tokens, with_gold
 from tests.web.integrity_helpers import game_over
 
 pytestmark = pytest.mark.django_db

@@ -20,7 +20,7 @@ from games.models import Game, Seat
 from games.services.game_state import load_state
 from games.services.names import name_problem
 from games.web.forms import decision_form_data
-from tests.web.factories import COLOURS, started_game, tokens
+from tests.factories import COLOURS, started_game, tokens
 from tests.web.integrity_helpers import game_at_roll, inviting_game
 
 pytestmark = pytest.mark.django_db

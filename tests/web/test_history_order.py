@@ -13,7 +13,7 @@ from django.test import Client
 from games.models import ActionRecord, Game
 from games.narrate import describe
 from games.selectors.seat import HISTORY_LIMIT
-from tests.web.factories import play_until, started_game, tokens
+from tests.factories import play_until, started_game, tokens
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from games.models import Game, Seat
 from games.services.links import link_issue
 from games.services.decisions import decision_submit
 from games.services.game_state import load_state
-from tests.web.factories import play_steps, seat_at, started_game, tokens
+from tests.factories import play_steps, seat_at, started_game, tokens
 from tests.web.integrity_helpers import (
     counts,
     game_at_push,

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, Seat
 from games.services.links import seat_token, unsubscribe_token
-from tests.web.factories import started_game, tokens
+from tests.factories import started_game, tokens
 from tests.web.integrity_helpers import POINTS, game_at_roll, inviting_game, snapshot
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.test import Client
 
 from games.models import Game, Seat
 from games.services.setup import game_create, seat_accept
-from tests.web.factories import tokens
+from tests.factories import tokens
 
 pytestmark = pytest.mark.django_db
 

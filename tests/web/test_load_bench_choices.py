@@ -7,7 +7,7 @@ import pytest
 
 from bench.load import decision_choice
 from games.models import Game
-from tests.web.factories import started_game, tokens
+from tests.factories import started_game, tokens
 from tests.web.integrity_helpers import game_at_push, game_at_removal, game_at_roll, mover_position
 
 pytestmark = pytest.mark.django_db

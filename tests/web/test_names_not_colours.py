@@ -10,7 +10,7 @@ from django.test import Client
 from games import engine
 from games.services.decisions import decision_submit
 from games.services.game_state import load_state
-from tests.web.factories import seat_at, started_game, tokens
+from tests.factories import seat_at, started_game, tokens
 
 pytestmark = pytest.mark.django_db
 

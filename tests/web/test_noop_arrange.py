@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from games.models import ActionRecord
-from tests.web.factories import tokens
+from tests.factories import tokens
 from tests.web.integrity_helpers import game_at_roll, game_row
 from tests.web.pages import forms_of
 

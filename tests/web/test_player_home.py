@@ -18,7 +18,7 @@ from games.models import Game, HomeLink, Seat
 from games.services.game_state import load_state
 from games.services.home import HOME_LINK_DAYS
 from games.services.setup import link_resend
-from tests.web.factories import play_steps, seat_at, started_game, tokens, with_gold
+from tests.factories import play_steps, seat_at, started_game, tokens, with_gold
 
 pytestmark = pytest.mark.django_db
 

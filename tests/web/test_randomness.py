@@ -24,7 +24,7 @@ from games.models import ActionRecord, Game, Seat
 from games.randomness import commitment, pick_index
 from games.services import setup as setup_service
 from games.services.setup import game_create, seat_accept
-from tests.web.factories import COLOURS, play_steps, play_until, started_game, tokens
+from tests.factories import COLOURS, play_steps, play_until, started_game, tokens
 
 SEED = hashlib.sha256(b"versailles: a seed for the randomness tests").hexdigest()
 

@@ -12,7 +12,7 @@ from django.test import Client
 from games import engine
 from games.notation_words import to_notation
 from games.services.game_state import load_state
-from tests.web.factories import started_game, tokens
+from tests.factories import started_game, tokens
 from tests.web.integrity_helpers import game_at_push, game_at_removal, game_at_roll
 
 pytestmark = pytest.mark.django_db

@@ -36,7 +36,7 @@ from games.models import ActionRecord, Game, Notification
 from games.services import setup as setup_service
 from games.services.game_state import load_state
 from tests.api.helpers import api_tokens
-from tests.web.factories import play_steps, started_game, tokens
+from tests.factories import play_steps, started_game, tokens
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ import pytest
 from games import engine
 from games.models import ActionRecord, Game
 from games.services.game_state import load_state
-from tests.web.factories import play_until, started_game, tokens
+from tests.factories import play_until, started_game, tokens
 
 pytestmark = pytest.mark.django_db
 

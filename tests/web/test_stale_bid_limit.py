@@ -10,7 +10,7 @@ from django.test import Client
 
 from games import engine
 from games.services.game_state import load_state
-from tests.web.factories import play_until, seat_at, started_game, tokens
+from tests.factories import play_until, seat_at, started_game, tokens
 from tests.web.pages import forms_of
 
 pytestmark = pytest.mark.django_db

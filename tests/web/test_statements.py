@@ -17,7 +17,7 @@ from games.models import ActionRecord, Game, Notification
 from games.services.game_state import load_state
 from games.services.sweeps import deadlines_sweep
 from games.web.forms import decision_form_data
-from tests.web.factories import play_until, started_game, tokens
+from tests.factories import play_until, started_game, tokens
 
 pytestmark = pytest.mark.django_db
 

@@ -29,7 +29,7 @@ from games.models import ActionRecord, Game, Notification, Seat
 from games.services.errors import StaleDecision
 from games.services.decisions import deadline_expire, decision_submit
 from games.services.game_state import load_state
-from tests.web.factories import seat_at, started_game, tokens
+from tests.factories import seat_at, started_game, tokens
 from tests.web.pages import forms_of
 
 APPLIED, STALE = "applied", "stale"

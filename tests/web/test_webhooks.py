@@ -20,7 +20,7 @@ from games.models import Game, Webhook, WebhookDelivery
 from games.services.game_state import load_state
 from games.services.seat_settings import emails_stop, language_set
 from games.services.webhooks import SEAT_LIMIT, webhook_add, webhook_remove
-from tests.web.factories import next_turn_of, play_until, seat_at, started_game, tokens
+from tests.factories import next_turn_of, play_until, seat_at, started_game, tokens
 from tests.web.test_secrets import Log, assert_not_shown, codes, markers, secret_cards  # noqa: F401 - a fixture
 from tests.webhook_receiver import documented_signature
 

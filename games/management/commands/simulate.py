@@ -7,7 +7,7 @@ import random
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from games.autoplay import sensible_action
+from games.players.autoplay import sensible_action
 from games.engine import apply, get_ruleset, is_over, new_game, to_move
 from games.engine.events import events
 from games.narrate import describe

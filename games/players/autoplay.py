@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from .engine import (
+from games.engine import (
     CHANCE,
     Bid,
     Pass,

@@ -1,6 +1,4 @@
-"""The chat webhooks' rows (services.webhooks): kept apart from
-games/models.py, which imports them, so that one stays short enough to read.
-Import them from games.models, as every other model."""
+"""The chat webhooks and their outbox of deliveries (services.webhooks)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,35 @@
+"""Persistence: a game is a state snapshot plus an append-only action log.
+
+Only games.services writes these rows (DESIGN.md, "Layers"). Each module holds
+one part of a game's records; import every model from here, where Django and
+the rest of the code look for the app's models."""
+
+from .games import DECISION_HOURS, DEFAULT_DECISION_HOURS, PUBLIC_ID_ALPHABET, Game, new_public_id
+from .inbound import InboundMessage
+from .log import ActionRecord
+from .moderation import HelpRequest, ModerationEntry
+from .outbox import Notification
+from .seats import Absence, Seat, SeatHolder
+from .tokens import ApiToken, HomeLink
+from .webhooks import Webhook, WebhookDelivery, new_delivery_id
+
+__all__ = [
+    "DECISION_HOURS",
+    "DEFAULT_DECISION_HOURS",
+    "PUBLIC_ID_ALPHABET",
+    "Absence",
+    "ActionRecord",
+    "ApiToken",
+    "Game",
+    "HelpRequest",
+    "HomeLink",
+    "InboundMessage",
+    "ModerationEntry",
+    "Notification",
+    "Seat",
+    "SeatHolder",
+    "Webhook",
+    "WebhookDelivery",
+    "new_delivery_id",
+    "new_public_id",
+]

@@ -1,0 +1,52 @@
+"""Secrets other than a seat's link: the link to a player's games and the API's bearer tokens."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .seats import Seat
+
+
+class HomeLink(models.Model):
+    """A link to the page listing every game one address plays: a secret of
+    its own, derived from the nonce as seat links are (services.links), of
+    which only the hash is stored; it opens the list, expires and can be
+    revoked."""
+
+    email = models.EmailField(db_index=True, verbose_name=_("email address"))
+    nonce = models.CharField(max_length=32, verbose_name=_("link nonce"))
+    token_hash = models.CharField(max_length=64, unique=True, verbose_name=_("link hash"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    expires_at = models.DateTimeField(verbose_name=_("expires at"))
+    revoked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("revoked at"))
+
+    class Meta:
+        verbose_name = _("link to a player's games")
+        verbose_name_plural = _("links to players' games")
+
+    def __str__(self) -> str:
+        return _("games of %(email)s") % {"email": self.email}
+
+
+class ApiToken(models.Model):
+    """A bearer token for the JSON API, made on the seat page: it acts for
+    that one seat as its link does, and only the SHA-256 of the secret is
+    stored (the player sees the secret once, when it is made)."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="api_tokens", verbose_name=_("seat"))
+    label = models.CharField(max_length=40, blank=True, verbose_name=_("label"))
+    token_hash = models.CharField(max_length=64, unique=True, verbose_name=_("token hash"))
+    # The seat link's nonce when the token was made: a new link (the seat
+    # handed to another player) ends every token made under the old one.
+    link_nonce = models.CharField(max_length=32, verbose_name=_("link nonce"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    last_used_at = models.DateTimeField(null=True, blank=True, verbose_name=_("last used at"))
+    revoked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("revoked at"))
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return self.label or _("API token %(id)s") % {"id": self.pk}
