@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.contrib.auth.models import User
 from django.db.models import Case, IntegerField, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -16,7 +17,7 @@ from games.narrate import card_name, colour_name, describe, describe_moderation,
 
 from .webhooks import deliveries_for_moderators
 
-__all__ = ["attention", "game_in_full", "game_page", "help_request", "moderator_seat", "seat_at"]
+__all__ = ["attention", "game_in_full", "game_page", "help_request", "moderator_seat", "seat_at", "user_exists"]
 
 # A deadline this far past means the sweep did not act (workers down?).
 OVERDUE_GRACE = timedelta(minutes=10)
@@ -218,3 +219,7 @@ def seat_at(game: Game, position: int) -> Seat | None:
 
 def help_request(game: Game, pk: int) -> HelpRequest | None:
     return HelpRequest.objects.filter(game=game, pk=pk).first()
+
+
+def user_exists(username: str) -> bool:
+    return User.objects.filter(username=username).exists()

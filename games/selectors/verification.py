@@ -13,6 +13,18 @@ from games.narrate import colour_name
 from games.randomness import pick_index
 
 
+def game_by_reference(reference: str) -> Game | None:
+    """The game a command line names, by its public id or else its row id."""
+    found = Game.objects.filter(public_id=reference).first()
+    if found is None and reference.isdigit():
+        found = Game.objects.filter(pk=int(reference)).first()
+    return found
+
+
+def is_over(game: Game) -> bool:
+    return game.status == Game.Status.OVER
+
+
 @dataclass
 class Report:
     commitment_matches: bool

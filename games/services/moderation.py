@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.contrib.auth.models import Group, User
 from django.core.validators import validate_email
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -33,6 +34,25 @@ def is_moderator(user) -> bool:
         and user.is_staff
         and user.groups.filter(name=MODERATORS_GROUP).exists()
     )
+
+
+def moderator_make(*, username: str, email: str, password: str | None) -> bool:
+    """Make ``username`` a moderator, a staff user in the moderators group,
+    creating the user if there is none. A password replaces theirs; None
+    keeps it. True if the user was created."""
+    with transaction.atomic():
+        user = User.objects.filter(username=username).first()
+        created = user is None
+        if created:
+            user = User(username=username, email=email)
+        user.is_staff = True
+        if password is not None:
+            user.set_password(password)
+        if email:
+            user.email = email
+        user.save()
+        user.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
+    return created
 
 
 def _entry(*, moderator, game: Game, action: str, reason: str, seat: Seat | None = None, detail: str = "") -> ModerationEntry:

@@ -2,10 +2,10 @@
 
 import getpass
 
-from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand, CommandError
 
-from games.services.moderation import MODERATORS_GROUP
+from games.selectors.moderation import user_exists
+from games.services.moderation import moderator_make
 
 
 class Command(BaseCommand):
@@ -21,14 +21,14 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, username, email, password, reset_password, **options):
-        user = User.objects.filter(username=username).first()
+        exists = user_exists(username)
         # A typo in the name must not silently take over someone's account.
-        if user is not None and password is not None and not reset_password:
+        if exists and password is not None and not reset_password:
             raise CommandError(
                 f"user {username} already exists; nothing was changed. To replace their password, "
                 "add --reset-password; to make them a moderator with their own password, leave out --password."
             )
-        change_password = user is None or reset_password
+        change_password = not exists or reset_password
         if change_password:
             if password is None:
                 password = getpass.getpass("Password: ")
@@ -36,16 +36,7 @@ class Command(BaseCommand):
                     raise CommandError("the passwords differ")
             if len(password) < 8:
                 raise CommandError("use at least 8 characters")
-        created = user is None
-        if created:
-            user = User(username=username, email=email)
-        user.is_staff = True
-        if change_password:
-            user.set_password(password)
-        if email:
-            user.email = email
-        user.save()
-        user.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
+        created = moderator_make(username=username, email=email, password=password if change_password else None)
         done = "created" if created else "updated"
         kept = "" if change_password else " (password unchanged)"
         self.stdout.write(f"{done} moderator {username}{kept}")

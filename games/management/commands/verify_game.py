@@ -2,8 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.models import Game
-from games.selectors.verification import game_verify
+from games.selectors.verification import game_by_reference, game_verify, is_over
 
 
 class Command(BaseCommand):
@@ -13,12 +12,10 @@ class Command(BaseCommand):
         parser.add_argument("game", help="the game's public id (as in its spectator link)")
 
     def handle(self, *args, game, **options):
-        found = Game.objects.filter(public_id=game).first()
-        if found is None and game.isdigit():
-            found = Game.objects.filter(pk=int(game)).first()
+        found = game_by_reference(game)
         if found is None:
             raise CommandError(f"no game {game!r}")
-        if found.status != Game.Status.OVER:
+        if not is_over(found):
             raise CommandError("the seed is revealed only when the game is over")
         report = game_verify(game=found)
         self.stdout.write(f"seed:        {found.seed}")
