@@ -1,6 +1,6 @@
 """Persistence: a game is a state snapshot plus an append-only action log.
 
-Only games.services writes these rows (DESIGN.md, "Layers")."""
+Only games.services writes these rows (docs/architecture.md#layers)."""
 
 from __future__ import annotations
 

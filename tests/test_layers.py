@@ -1,7 +1,7 @@
-"""The arrows of DESIGN.md hold: each layer imports only what lies below it,
-and no module of games/ imports itself round a circle. Read from the source
-(every import statement, at the top or inside a function), not from what
-happens to be loaded."""
+"""The arrows of docs/architecture.md#layers hold: each layer imports only
+what lies below it, and no module of games/ imports itself round a circle.
+Read from the source (every import statement, at the top or inside a
+function), not from what happens to be loaded."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Seat and spectator pages from cache, keyed by the game's version and by
-every row the page shows (DESIGN.md, "Selectors").
+every row the page shows (docs/architecture.md#caching).
 
 A decision bumps the game's version, and with it the key: nothing is ever
 deleted from the cache by hand. The key also carries the game's row (status,

@@ -1,8 +1,9 @@
-"""Races (RULES.md "Phase 2: six races"): turn order, moving, the Devil's
+"""Races (docs/rules-notes.md#races): turn order, moving, the Devil's
 push, the pond, finishing, the roll cap, ranking and prizes.
 
-Every expected value below is worked out by hand from RULES.md. Classic card
-ids: goof 0-5, +1 6-13, +2 14-21, devil 22-27, +3 28-35, +5 36-39. Finish
+Every expected value below is worked out by hand from the rules as the rules
+page states them (templates/public/rules.html) and docs/rules-notes.md reads
+them. Classic card ids: goof 0-5, +1 6-13, +2 14-21, devil 22-27, +3 28-35, +5 36-39. Finish
 spaces 15, 18, 21, 24, 27, 30; prizes 20/10/5, 24/12/6, 28/14/7, ...
 """
 
