@@ -14,6 +14,8 @@ Plain file reading and ``ast``: no Django, no database."""
 from __future__ import annotations
 
 import ast
+import functools
+import os
 import re
 import unicodedata
 from pathlib import Path
@@ -31,13 +33,10 @@ SKIPPED_SUFFIXES = {".mo", ".png", ".jpg", ".jpeg", ".gif", ".ico", ".woff", ".w
 
 def _project_files() -> list[Path]:
     found = []
-    for path in ROOT.rglob("*"):
-        relative = path.relative_to(ROOT)
-        if any(part in SKIPPED_DIRS for part in relative.parts) or not path.is_file():
-            continue
-        if path.suffix in SKIPPED_SUFFIXES:
-            continue
-        found.append(path)
+    for folder, subfolders, files in os.walk(ROOT):
+        # Pruned here, so the walk never enters them.
+        subfolders[:] = [name for name in subfolders if name not in SKIPPED_DIRS]
+        found.extend(Path(folder) / name for name in files if Path(name).suffix not in SKIPPED_SUFFIXES)
     return sorted(found)
 
 
@@ -128,11 +127,16 @@ def _exists(span: str) -> Path | None:
     return None
 
 
+@functools.cache
+def _module_body(path: Path) -> list[ast.stmt]:
+    return ast.parse(path.read_text(encoding="utf-8")).body
+
+
 def _defined(path: Path, dotted: str) -> bool:
     """Whether ``dotted`` (``name`` or ``Class.name``) is defined at the top of
     the module at ``path``, or in the body of the class named before it: a
     function, a class, or a name assigned there."""
-    body = ast.parse(path.read_text(encoding="utf-8")).body
+    body = _module_body(path)
     for part in dotted.split("."):
         found = None
         for node in body:
@@ -217,6 +221,7 @@ def github_slug(heading: str) -> str:
     return "".join(kept).replace(" ", "-")
 
 
+@functools.cache
 def anchors(document: Path) -> set[str]:
     """Every heading's anchor; a heading that repeats another gets -1, -2, …"""
     seen: dict[str, int] = {}
