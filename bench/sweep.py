@@ -3,13 +3,13 @@
     .venv/bin/python bench/sweep.py [--repeat N] [--sizes 100,10000,100000]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/versailles_bench .venv/bin/python bench/sweep.py
 
-DESIGN.md, "Time": the sweep asks the database which decisions are past their
-deadline (an indexed query), so its cost should grow with the number due, not
-with the number of games. Here 100 games are always due and the rest are
-running games whose deadline is hours away; one sweep
-(games.services.sweeps.deadlines_sweep) applies the 100 defaults — the same
-service a click uses, outbox rows and on-commit enqueueing included — and is
-timed at 100, 10,000 and 100,000 running games.
+The sweep asks the database which decisions are past their deadline (an
+indexed query: docs/architecture.md#time-and-deadlines), so its cost should
+grow with the number due, not with the number of games. Here 100 games are
+always due and the rest are running games whose deadline is hours away;
+one sweep (games.services.sweeps.deadlines_sweep) applies the 100 defaults —
+the same service a click uses, outbox rows and on-commit enqueueing included —
+and is timed at 100, 10,000 and 100,000 running games.
 
 Works on a throwaway database it creates and drops itself (never
 var/db.sqlite3): on SQLite a temporary file with the production settings (WAL,

@@ -273,7 +273,7 @@ def final_standings(observation: dict | None, names: dict | None = None) -> dict
     """The end of a game as pages and the last email show it, or None while it
     runs: ``rows`` best first (place, colour, name, gold, winner) and
     ``tie_breaks``, a sentence for each group of equal gold that the last
-    race's places put in order (RULES.md, "End")."""
+    race's places put in order (docs/rules-notes.md#the-end)."""
     order = (observation or {}).get("standings")
     if not order:
         return None

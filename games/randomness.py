@@ -1,4 +1,5 @@
-"""Chance outcomes anyone can check once the seed is revealed (DESIGN.md).
+"""Chance outcomes anyone can check once the seed is revealed
+(docs/architecture.md#randomness-you-can-check).
 
 Step ``n`` of game ``g`` picks among the engine's listed outcomes with
 HMAC-SHA256(seed, "g:n:attempt"), rejecting draws that would bias a modulo.

@@ -1,4 +1,5 @@
-"""What happens for a seat that lets its deadline pass (RULES.md's table)."""
+"""What happens for a seat that lets its deadline pass
+(docs/rules-notes.md#defaults-when-a-deadline-passes)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What one viewer may know, as JSON-safe data (RULES.md, "What is secret").
+"""What one viewer may know, as JSON-safe data (docs/rules-notes.md#what-is-secret).
 
 Pages, emails and any API render only from this, never from the raw state."""
 

@@ -1,4 +1,5 @@
-"""Rulesets: every number of RULES.md lives here and nowhere else in the code."""
+"""Rulesets: every number of the rules lives here and nowhere else in the code
+(docs/rules-notes.md#ruleset-parameters)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """What a computer player reads from its observation: its seat, the teams
-it can see, and the cards it cannot (RULES.md, "What is secret")."""
+it can see, and the cards it cannot (docs/rules-notes.md#what-is-secret)."""
 
 from __future__ import annotations
 

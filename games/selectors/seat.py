@@ -1,5 +1,5 @@
 """What a game's pages show, built from the engine's observation for the
-viewer: the seat page, and the parts it shares with
+viewer (docs/architecture.md#layers): the seat page, and the parts it shares with
 the spectator's and the moderators' pages."""
 
 from __future__ import annotations

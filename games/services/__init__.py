@@ -1,1 +1,1 @@
-"""The only code that changes a game (DESIGN.md, "Layers")."""
+"""The only code that changes a game (docs/architecture.md#layers)."""

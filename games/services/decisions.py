@@ -127,7 +127,8 @@ def deadline_expire(
 ) -> Game:
     """The pending decision ``seen_version`` ran out of time: apply the seat's
     standing order if one covers it, else the computer player's decision for
-    a seat one plays, else the default from RULES.md."""
+    a seat one plays, else the engine's default
+    (docs/rules-notes.md#defaults-when-a-deadline-passes)."""
     with transaction.atomic():
         game, seats, state, mover = _pending(game_id, seen_version)
         seat = seats.get(mover)

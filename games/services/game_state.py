@@ -1,6 +1,6 @@
-"""The stored game under the version rule (DESIGN.md): lock its row, read its
-state, apply an action and the chance outcomes that follow from the seed, and
-write it back only if nobody else did first."""
+"""The stored game under the version rule (docs/architecture.md#the-version-rule):
+lock its row, read its state, apply an action and the chance outcomes that
+follow from the seed, and write it back only if nobody else did first."""
 
 from __future__ import annotations
 

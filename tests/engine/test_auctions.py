@@ -1,8 +1,10 @@
 """Bidding, arranging, substitute auctions after a race, and the deck running
-out (RULES.md, "Auctions", "Between races" and the deck rule).
+out (docs/rules-notes.md#readings: auctions and lots, arranging a team, between
+races, the deck).
 
 Classic card ids: goof 0-5, +1 6-13, +2 14-21, devil 22-27, +3 28-35, +5 36-39.
-Every expected value below is worked out by hand from RULES.md.
+Every expected value below is worked out by hand from the rules as the rules
+page states them (templates/public/rules.html) and docs/rules-notes.md reads them.
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
-"""The break between races (removal, refill, the next race), the defaults of
-RULES.md's decision table, and the end of the game after race 6.
+"""The break between races (removal, refill, the next race), the defaults a
+deadline applies (docs/rules-notes.md#defaults-when-a-deadline-passes), and the
+end of the game after race 6.
 
-Every expected value below is worked out by hand from RULES.md. Classic card
-ids: goof 0-5, +1 6-13, +2 14-21, devil 22-27, +3 28-35, +5 36-39; the
+Every expected value below is worked out by hand from the rules as the rules
+page states them (templates/public/rules.html) and docs/rules-notes.md reads
+them. Classic card ids: goof 0-5, +1 6-13, +2 14-21, devil 22-27, +3 28-35, +5 36-39; the
 ``racing`` helper hands out the lowest free id of each code, colour by colour.
 """
 

@@ -1,6 +1,6 @@
 """Action notation, the two kinds of "no", JSON, and what each seat may see.
 
-RULES.md, "What is secret, and from whom": a bidder's drawn cards are seen by
+docs/rules-notes.md#what-is-secret: a bidder's drawn cards are seen by
 that bidder only until the lot is won; a face-up card is public; cards
 discarded by passing bidders and the cards of an unsold lot stay secret; the
 deck order and the discard pile's identities are secret from everyone.
@@ -624,8 +624,9 @@ def test_observations_show_the_deck_and_discard_pile_only_as_sizes():
 
 
 def test_a_rolled_card_that_the_removal_sends_to_the_discard_pile_is_no_longer_shown():
-    # RULES.md: the identity of cards in the discard pile is secret from
-    # everyone (players may remember what they saw go in; the view may not show it).
+    # docs/rules-notes.md#what-is-secret: which cards lie on the discard pile
+    # is secret from everyone (players may remember what they saw go in; the
+    # view may not show it).
     state = race_one_over_four_players()
     red = seat(state, "red")
     rolled = state.race.last_roll

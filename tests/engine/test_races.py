@@ -1,14 +1,17 @@
-"""Races (RULES.md "Phase 2: six races"): turn order, moving, the Devil's
+"""Races (docs/rules-notes.md#races): turn order, moving, the Devil's
 push, the pond, finishing, the roll cap, ranking and prizes.
 
-Every expected value below is worked out by hand from RULES.md. Classic card
-ids: goof 0-5, +1 6-13, +2 14-21, devil 22-27, +3 28-35, +5 36-39. Finish
+Every expected value below is worked out by hand from the rules as the rules
+page states them (templates/public/rules.html) and docs/rules-notes.md reads
+them. Classic card ids: goof 0-5, +1 6-13, +2 14-21, devil 22-27, +3 28-35, +5 36-39. Finish
 spaces 15, 18, 21, 24, 27, 30; prizes 20/10/5, 24/12/6, 28/14/7, ...
 """
 
+import dataclasses
+
 import pytest
 
-from games.engine import CHANCE, IllegalAction, Push, decision_kind, legal_actions, to_move
+from games.engine import CHANCE, CLASSIC, IllegalAction, Push, decision_kind, legal_actions, to_move
 from tests.engine.scripting import do, racing, rounds, run
 
 RED, YELLOW, GREEN, BLUE, WHITE = 0, 1, 2, 3, 4
@@ -155,6 +158,21 @@ def test_goof_from_minus_one_falls_into_the_pond():
     assert state.race.positions[RED] < -2
     assert state.race.fallen == (RED,)
     assert state.race.positions[1:] == (4, 6)
+    assert to_move(state) == YELLOW
+
+
+def test_a_pond_space_catches_a_chair_moving_back_onto_it_but_not_one_moving_forward():
+    # classic names no pond space on the track; a ruleset may.
+    ruleset = dataclasses.replace(CLASSIC, name="pond-on-3", pond_spaces=(3,))
+    state = racing(
+        {"red": ["+5", "goof", "+1", "+1"], "yellow": ["+3"] * 4, "green": ["+1"] * 4}, ruleset=ruleset
+    )
+    state = run(state, "red 1", "yellow 1", "green 1")
+    assert state.race.positions == (5, 3, 1)
+    assert state.race.status == ("racing",) * 3
+    state = run(state, "red 2")  # 5 - 2 = 3, backwards onto the pond space
+    assert state.race.status == ("pond", "racing", "racing")
+    assert state.race.fallen == (RED,)
     assert to_move(state) == YELLOW
 
 
@@ -316,6 +334,8 @@ def test_passing_the_finish_space_finishes_the_chair():
     assert state.race.positions == (13, 3, 3)
     state = run(state, "red 4")  # 13 + 5 = 18, past 15
     assert state.race.status == ("finished", "racing", "racing")
+    # Our reading: a chair that passes the finish stands on the finish space.
+    assert state.race.positions[RED] == 15
     assert state.race.arrivals == (RED,)
     assert to_move(state) == YELLOW
 

@@ -1,8 +1,9 @@
 """Set-up: the start player, the start auctions' openers, forming each lot,
-and the last start team (RULES.md, "Auctions" and "Phase 1").
+and the last start team (docs/rules-notes.md#auctions-and-lots).
 
 Classic card ids: goof 0-5, +1 6-13, +2 14-21, devil 22-27, +3 28-35, +5 36-39.
-Every expected value below is worked out by hand from RULES.md.
+Every expected value below is worked out by hand from the rules as the rules
+page states them (templates/public/rules.html) and docs/rules-notes.md reads them.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""docker-compose.yml is valid and has the production shape DESIGN.md asks for:
-PostgreSQL, Redis with AOF and noeviction, web under gunicorn, one worker, one
-beat, and Mailpit."""
+"""docker-compose.yml is valid and has the production shape the README's
+"Production" section describes: PostgreSQL, Redis with AOF and noeviction, web
+under gunicorn, a worker for each queue, exactly one beat (a second would only
+sweep twice: docs/architecture.md#time-and-deadlines), and Mailpit."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Replies by email: only the reply address says who acts, never From:
-(DESIGN.md, "Links in email")."""
+(docs/architecture.md#links-in-email)."""
 
 from __future__ import annotations
 

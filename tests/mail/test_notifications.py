@@ -1,6 +1,6 @@
 """What a player finds in their inbox: one message per recipient, readable as
-text and HTML, with the deadline in their own time zone (DESIGN.md, "Links in
-email")."""
+text and HTML, with the deadline in their own time zone
+(docs/architecture.md#links-in-email)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Once the game is over, every view of it opens with the final standings:
 each player by name with their gold, the winner marked, and the tie-break
-told when equal gold was put in order by the last race (RULES.md, "End")."""
+told when equal gold was put in order by the last race
+(docs/rules-notes.md#the-end)."""
 
 from __future__ import annotations
 

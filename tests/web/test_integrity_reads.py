@@ -1,6 +1,6 @@
 """Mail scanners open every link: GET and HEAD never change anything, and
 pages opened by a secret link are neither cached nor leaked as a referrer
-(DESIGN.md, "Links in email")."""
+(docs/architecture.md#links-in-email)."""
 
 import pytest
 from django.core import mail

@@ -1,4 +1,4 @@
-"""Randomness anyone can check (DESIGN.md, "Randomness you can check").
+"""Randomness anyone can check (docs/architecture.md#randomness-you-can-check).
 
 The seed's SHA-256 is public from the invitation on; the seed itself reaches no
 page, JSON view or email before the game is over; every chance step of the log

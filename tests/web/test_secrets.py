@@ -1,5 +1,5 @@
 """Hidden information on pages, JSON views and emails, checked with marker cards
-(RULES.md, "What is secret, and from whom").
+(docs/rules-notes.md#what-is-secret).
 
 The test ruleset ``markers`` is the classic deck with every one of its 40 cards
 made a bearer kind of its own, coded ``mk00x`` … ``mk39x``: card *i* moves and

@@ -1,4 +1,4 @@
-"""The version race (DESIGN.md, "Concurrency: one rule"): a player's click and
+"""The version race (docs/architecture.md#the-version-rule): a player's click and
 the deadline sweep, or two clicks of the same button, started at the same
 moment from two threads, resolve to exactly one applied decision; the other
 caller is told the decision was already made, and no email is queued twice.
