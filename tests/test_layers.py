@@ -42,16 +42,13 @@ class Layer:
 # mail take plain values, and web, tasks and commands go through services
 # and selectors.
 LAYERS: dict[str, Layer] = {
-    # The rules of RULES.md as pure functions. games/__init__.py runs before
+    # The rules (docs/rules-notes.md) as pure functions. games/__init__.py runs before
     # any module of games/ does, the engine's included, so it keeps the
     # engine's rule: importing the engine loads no Django.
     "engine": Layer(modules=("games", "games.engine.**")),
     # Computer players: what a seat may see in, an action out.
     "players": Layer(
-        modules=(
-            "games.players.**",
-            "games.autoplay",  # until it moves into games/players/
-        ),
+        modules=("games.players.**",),
         layers=("engine",),
     ),
     # The seed and the chance outcomes it gives.
@@ -83,7 +80,7 @@ LAYERS: dict[str, Layer] = {
             "versailles_site.broker",
             "versailles_site.gunicorn_conf",
             "versailles_site.gunicorn_logging",
-            "versailles_site.cache",  # goes
+            "versailles_site.release",
             "games.log_filters",
         ),
         packages=("django.core.exceptions", "django.utils.translation", "kombu", "gunicorn"),
@@ -97,19 +94,12 @@ LAYERS: dict[str, Layer] = {
         packages=("celery", "kombu", "django.db.close_old_connections"),
     ),
     "models": Layer(
-        modules=(
-            "games.models.**",
-            "games.webhook_models",  # until it moves to games/models/webhooks.py
-            "games.prepared",  # goes
-        ),
+        modules=("games.models.**",),
         packages=("django.db", "django.conf", "django.utils"),
     ),
-    # Every write. games.enqueue hands work to Celery after commit.
+    # Every write, and handing work to Celery after commit.
     "services": Layer(
-        modules=(
-            "games.services.**",
-            "games.enqueue",  # until it moves to games/services/enqueue.py
-        ),
+        modules=("games.services.**",),
         layers=("engine", "players", "randomness", "words", "drawing", "mail", "models", "celery_app"),
         packages=(
             "django.db",
@@ -146,17 +136,14 @@ LAYERS: dict[str, Layer] = {
     ),
     # Views call services and selectors, never the engine or the ORM.
     "web": Layer(
-        modules=(
-            "games.web.**",
-            "games.urls",
-            "games.page_marks",  # goes
-        ),
+        modules=("games.web.**", "games.urls"),
         layers=("selectors", "services", "words", "mail", "config"),
         packages=(
             "django.conf",
             "django.contrib.auth.views",
             "django.contrib.messages",
-            "django.core.cache",  # the rate limits' counters
+            "django.core.cache",  # the rate limits' counters and the pages' cache
+            "django_redis",  # the rate limits' counters in one round trip
             "django.core.exceptions",
             "django.core.validators",
             "django.forms",
@@ -206,22 +193,6 @@ LAYERS: dict[str, Layer] = {
         packages=("django.db", "django.conf"),
     ),
 }
-
-# TEMPORARY, for the integrator to delete with the modules named here: the
-# only imports of the current tree its layers do not allow, each through a
-# module that goes (games/page_marks.py, games/selectors/page_cache.py,
-# games/templatetags/game_sections.py, versailles_site/cache.py). An entry
-# that no longer occurs fails test_every_known_violation_still_occurs, so
-# this list cannot outlive them.
-KNOWN_VIOLATIONS = {
-    ("games.services.names", "games.page_marks"),
-    ("games.selectors.page_cache", "games.page_marks"),
-    ("games.selectors.page_cache", "django.core.cache.cache"),
-    ("games.templatetags.game_sections", "games.selectors.seat"),
-    ("versailles_site.cache", "django.core.cache.backends.redis.RedisCache"),
-    ("versailles_site.cache", "django.core.cache.backends.redis.RedisCacheClient"),
-}
-
 
 def _module_name(path: Path) -> str:
     parts = path.with_suffix("").parts
@@ -400,13 +371,8 @@ def test_every_row_of_the_table_names_a_module_that_is_there():
 
 
 def test_each_module_imports_only_what_its_layer_allows():
-    found = [p for p in _problems_in_the_tree() if (p.module, p.imported) not in KNOWN_VIOLATIONS]
+    found = _problems_in_the_tree()
     assert not found, "\n".join(map(str, found))
-
-
-def test_every_known_violation_still_occurs():
-    found = {(p.module, p.imported) for p in _problems_in_the_tree()}
-    assert not KNOWN_VIOLATIONS - found, KNOWN_VIOLATIONS - found
 
 
 def _allowed_layers(name: str) -> set[str]:
@@ -468,9 +434,9 @@ FORBIDDEN = [
         "from games.services.decisions import decision_submit",
         id="templatetags-services.decisions",
     ),
-    pytest.param("games/web/seat.py", "from games import prepared", id="web.seat-prepared"),
-    pytest.param("games/web/seat.py", "from games.webhook_models import Webhook", id="web.seat-webhook_models"),
-    pytest.param("games/mail/compose.py", "from games import enqueue", id="mail.compose-enqueue"),
+    pytest.param("games/web/seat.py", "from games.models import Seat", id="web.seat-models"),
+    pytest.param("games/web/seat.py", "from games.models.webhooks import Webhook", id="web.seat-webhook-models"),
+    pytest.param("games/mail/compose.py", "from games.services import enqueue", id="mail.compose-enqueue"),
     pytest.param("games/mail/compose.py", "from django.db import transaction", id="django.db-in-mail"),
     # Layers the blocklist had no rule for.
     pytest.param("games/notation_words.py", "import django.db", id="django.db-in-notation_words"),
@@ -501,7 +467,7 @@ def test_a_forbidden_import_written_into_a_module_is_reported(path, forbidden):
 
 
 def test_an_import_of_a_module_that_is_not_there_is_reported():
-    # As games.prepared will be once it goes, whatever layer would have held it.
+    # As an import of a removed module is, whatever layer would have held it.
     found = import_problems(Path("games/web/seat.py"), "from games import no_such_module\n")
     assert [(p.imported, p.why) for p in found] == [
         ("games.no_such_module", "imports games.no_such_module, which is no module of games or versailles_site")

@@ -1,6 +1,6 @@
 """Persistence: a game is a state snapshot plus an append-only action log.
 
-Only games.services writes these rows (DESIGN.md, "Layers"). Each module holds
+Only games.services writes these rows (docs/architecture.md#layers). Each module holds
 one part of a game's records; import every model from here, where Django and
 the rest of the code look for the app's models."""
 
