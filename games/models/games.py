@@ -55,6 +55,10 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
     ended_at = models.DateTimeField(null=True, blank=True, verbose_name=_("ended at"))
+    # How many steps moderators took in the game (services.moderation counts
+    # them): a page's key carries it, and a page of a game no moderator
+    # stepped into need not read their steps.
+    moderation_steps = models.PositiveIntegerField(default=0, verbose_name=_("moderators' steps"))
 
     class Meta:
         verbose_name = _("game")

@@ -1,31 +1,54 @@
 """What tells whether a game's page is still the one in the cache.
 
+The one hand-written SQL statement of the project is here: the rows a page
+is keyed by, found by the seat's link in one statement. Built as a queryset,
+the statement cost more to compile than to run on every page view (see the
+README's Benchmarks); it is written once from the models' own metadata (each
+field's column, each model's table), and tests/web/test_page_rows.py holds
+it equal to the queryset it replaces.
+
 A decision bumps the game's version, and with it every key: nothing is
 deleted from the cache by hand. Some changes reach a page without a
-decision (a name, a language, a setting, an absence, a moderator's step),
-so a page's key also carries a digest of every row the page shows: the
-game's, every seat's, the absences' and the newest moderator's step. A page
-is never older than the rows it was asked with."""
+decision (a name, a language, a setting, a webhook, an absence, a
+moderator's step), so a page's key also carries a digest of every row the
+page shows: the game's, every seat's and, while someone is away, the
+absences'. A page is never older than the rows it was asked with."""
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, Subquery
+from django.db import connection
 from django.utils import timezone
 
-from games.models import Absence, Game, ModerationEntry, Seat
+from games.models import Absence, Game, Seat
+from games.services.links import TOKEN_MAX, seat_token_made_here, token_hash
 
 # Old versions are never asked for again; they go by age.
 PAGE_SECONDS = 6 * 3600
 
 # Seat columns that change without changing any page.
 _NOT_SHOWN = {"link_opened_at", "digest_sent_at"}
-SHOWN_SEAT_COLUMNS = tuple(f.attname for f in Seat._meta.concrete_fields if f.name not in _NOT_SHOWN)
+SHOWN_SEAT_FIELDS = tuple(f.name for f in Seat._meta.concrete_fields if f.name not in _NOT_SHOWN)
+SHOWN_SEAT_COLUMNS = tuple(Seat._meta.get_field(name).attname for name in SHOWN_SEAT_FIELDS)
 SHOWN_GAME_COLUMNS = (
-    "public_id", "version", "status", "deadline", "paused_at", "ended_at", "decision_hours", "absence_allowance_days",
+    "public_id", "version", "status", "deadline", "paused_at", "ended_at", "decision_hours",
+    "absence_allowance_days", "moderation_steps",
 )
+_SEAT = {name: place for place, name in enumerate(SHOWN_SEAT_COLUMNS)}
+_GAME = {name: len(SHOWN_SEAT_COLUMNS) + place for place, name in enumerate(SHOWN_GAME_COLUMNS)}
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """The seat whose link asked for the page, as its row says."""
+
+    seat_id: int
+    language: str
+    time_zone: str
+    # Taken, in a game that has started: the page that can be kept.
+    playing: bool
 
 
 @dataclass(frozen=True)
@@ -36,42 +59,98 @@ class PageRows:
     ``absences`` whether anyone is or will be away (if so, the players'
     table tells until when, in the viewer's time zone)."""
 
+    version: int
     digest: str
     moderated: bool
     absences: bool
+    viewer: Viewer | None = None
 
     def shared_key(self, time_zone: str) -> str:
         """The key of what every viewer of the game sees alike."""
         return f"{self.digest}:{time_zone}" if self.absences else self.digest
 
 
-def page_rows(game: Game) -> PageRows:
-    """One query for the seats (with the newest moderator's step), one more
-    only while someone has an absence declared."""
-    newest_step = ModerationEntry.objects.filter(game_id=OuterRef("game_id")).order_by("-pk").values("pk")[:1]
-    seats = list(
-        Seat.objects.filter(game_id=game.pk)
-        .annotate(newest_step=Subquery(newest_step))
-        .order_by("position")
-        .values_list(*SHOWN_SEAT_COLUMNS, "newest_step")
+def _made(rows: list[tuple], game_id: int, viewer: Viewer | None = None) -> PageRows:
+    absences = _absences(game_id, rows)
+    digest = hashlib.sha256(repr((rows, absences)).encode()).hexdigest()
+    first = rows[0] if rows else (None,) * len(_SEAT) + (0,) * len(_GAME)
+    return PageRows(
+        version=first[_GAME["version"]],
+        digest=digest,
+        moderated=first[_GAME["moderation_steps"]] > 0,
+        absences=bool(absences),
+        viewer=viewer,
     )
-    absences = _absences(game, seats)
-    game_row = tuple(getattr(game, name) for name in SHOWN_GAME_COLUMNS)
-    digest = hashlib.sha256(repr((game_row, seats, absences)).encode()).hexdigest()
-    moderated = bool(seats) and seats[0][-1] is not None
-    return PageRows(digest=digest, moderated=moderated, absences=bool(absences))
 
 
-def _absences(game: Game, seats: list[tuple]) -> list[tuple]:
-    away_until = SHOWN_SEAT_COLUMNS.index("away_until")
-    if not any(row[away_until] is not None for row in seats):
+def _statement(game_of_page: str) -> str:
+    """Every shown column of every seat of one game, then the game's shown
+    columns, by position; ``game_of_page`` is SQL giving the game's id."""
+    seat, game = Seat._meta, Game._meta
+    quoted = connection.ops.quote_name
+    columns = [f"s.{quoted(seat.get_field(name).column)}" for name in SHOWN_SEAT_FIELDS]
+    columns += [f"g.{quoted(game.get_field(name).column)}" for name in SHOWN_GAME_COLUMNS]
+    return (
+        f"SELECT {', '.join(columns)} FROM {quoted(seat.db_table)} s "
+        f"JOIN {quoted(game.db_table)} g ON g.{quoted(game.pk.column)} = s.{quoted(seat.get_field('game').column)} "
+        f"WHERE s.{quoted(seat.get_field('game').column)} = ({game_of_page}) "
+        f"ORDER BY s.{quoted(seat.get_field('position').column)}"
+    )
+
+
+def _rows(game_of_page: str, parameter: object) -> list[tuple]:
+    """The rows as the database driver gives them: compared and digested,
+    never used as model values."""
+    with connection.cursor() as cursor:
+        cursor.execute(_statement(game_of_page), [parameter])
+        return cursor.fetchall()
+
+
+def page_rows(game: Game) -> PageRows:
+    """The rows of ``game``'s page, in one statement (one more only while
+    someone has an absence declared)."""
+    return _made(_rows("%s", game.pk), game.pk)
+
+
+def _game_of_link() -> str:
+    seat, quoted = Seat._meta, connection.ops.quote_name
+    return (
+        f"SELECT {quoted(seat.get_field('game').column)} FROM {quoted(seat.db_table)} "
+        f"WHERE {quoted(seat.get_field('token_hash').column)} = %s"
+    )
+
+
+def seat_page_rows(token: str) -> PageRows | None:
+    """The rows of the game whose seat ``token`` opens, found by the link in
+    the same one query, with the viewer among them; None for a link that
+    opens no seat (handed over, revoked, forged: with_seat says which)."""
+    if not token or len(token) > TOKEN_MAX:
+        return None
+    hashed = token_hash(token)
+    rows = _rows(_game_of_link(), hashed)
+    row = next((row for row in rows if row[_SEAT["token_hash"]] == hashed), None)
+    if row is None or not seat_token_made_here(
+        token, public_id=row[_GAME["public_id"]], position=row[_SEAT["position"]], nonce=row[_SEAT["link_nonce"]]
+    ):
+        return None
+    viewer = Viewer(
+        seat_id=row[_SEAT["id"]],
+        language=row[_SEAT["language"]],
+        time_zone=row[_SEAT["time_zone"]],
+        playing=row[_SEAT["accepted_at"]] is not None and row[_GAME["status"]] != Game.Status.INVITING,
+    )
+    return _made(rows, row[_SEAT["game_id"]], viewer)
+
+
+def _absences(game_id: int, rows: list[tuple]) -> list[tuple]:
+    if not any(row[_SEAT["away_until"]] is not None for row in rows):
         return []
     now = timezone.now()
     # Whether each has begun or ended is part of it: an absence that starts
     # or ends changes the page with no write at all.
     return [
         (*row, row[1] <= now, row[2] > now)
-        for row in Absence.objects.filter(seat__game_id=game.pk)
+        for row in Absence.objects.filter(seat__game_id=game_id)
         .order_by("pk")
         .values_list("seat_id", "starts_at", "ends_at", "days", "mode")
     ]

@@ -9,6 +9,7 @@ from django.contrib.auth.models import Group, User
 from django.core.validators import validate_email
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -61,6 +62,7 @@ def _entry(*, moderator, game: Game, action: str, reason: str, seat: Seat | None
     reason = (reason or "").strip()
     if not reason:
         raise ServiceError(_("Give a reason: the players will see it."))
+    Game.objects.filter(pk=game.pk).update(moderation_steps=F("moderation_steps") + 1)
     return ModerationEntry.objects.create(
         game=game,
         moderator=moderator,

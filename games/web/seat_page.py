@@ -19,10 +19,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from games.selectors import seat as seat_reads
-from games.selectors.game_page import PAGE_SECONDS, page_rows
+from games.selectors.game_page import PAGE_SECONDS, PageRows, page_rows, seat_page_rows
 
 from . import chat_hooks
-from .decorators import number_in_query, with_seat
+from .decorators import number_in_query, private, with_seat
 from .forms import AbsenceForm, AcceptForm, ArrangeForm, EmailModeForm, HelpForm, LanguageForm, OrdersForm
 
 # Every form of the page opens with its id (seat/_*.html), which the CSRF
@@ -31,26 +31,56 @@ _FORM_ID = re.compile(r'<form [^>]*\bid="([\w-]+)"')
 
 
 @require_safe
+@private
+def seat_page(request, token):
+    """The game as the seat sees it, and the decision it has to make: from
+    the cache while no row it shows has changed (one query, the link's
+    check and one cache read); otherwise made afresh, and kept."""
+    rows = seat_page_rows(token)
+    if rows is None or rows.viewer is None or not rows.viewer.playing:
+        # A link that opens nothing, or an invitation: with_seat says which.
+        return _page_made(request, token, rows=None)
+    viewer = rows.viewer
+    # The seat's language, not the browser's: the same link reads the same
+    # on the player's phone and laptop, and as their emails do.
+    with translation.override(viewer.language):
+        page = caches["pages"].get(_key(request, viewer.seat_id, rows))
+        if page is None:
+            return _page_made(request, token, rows=rows)
+        request.LANGUAGE_CODE = viewer.language
+        response = render(request, "seat/seat.html", page)
+    response["Content-Language"] = viewer.language
+    return response
+
+
+def _since(request, version: int) -> int | None:
+    """The game version an emailed link was written at; a "since" that is
+    not an earlier version shows nothing, whatever it is."""
+    since = number_in_query(request, "since")
+    return since if since is not None and since < version else None
+
+
+def _key(request, seat_id: int, rows: PageRows) -> str:
+    since = _since(request, rows.version)
+    language = translation.get_language()
+    return f"seat-page:{seat_id}:{rows.version}:{rows.digest}:{since}:{language}"
+
+
 @with_seat
-def seat_page(request, seat, token):
-    """The game as the seat sees it, and the decision it has to make."""
+def _page_made(request, seat, token, rows: PageRows | None):
     game = seat.game
     if seat_reads.is_inviting(game):
         return inviting_page(request, seat, token)
-    since = number_in_query(request, "since")
-    # A "since" that is not an earlier version shows nothing, whatever it is.
-    since = since if since is not None and since < game.version else None
-    rows = page_rows(game)
-    pages = caches["pages"]
-    key = f"seat-page:{seat.pk}:{game.version}:{rows.digest}:{since}:{translation.get_language()}"
-    page = pages.get(key)
-    if page is None:
-        page = _page_made(seat, since, moderated=rows.moderated, shared_key=rows.shared_key(seat.time_zone))
-        pages.set(key, page, PAGE_SECONDS)
+    if rows is None:
+        rows = page_rows(game)
+    # Kept under the key of the rows read before it was made: a page is never
+    # filed under rows newer than the ones it shows.
+    page = _page(seat, _since(request, rows.version), moderated=rows.moderated, shared_key=rows.shared_key(seat.time_zone))
+    caches["pages"].set(_key(request, seat.pk, rows), page, PAGE_SECONDS)
     return render(request, "seat/seat.html", page)
 
 
-def _page_made(seat, since: int | None, *, moderated: bool, shared_key: str) -> dict:
+def _page(seat, since: int | None, *, moderated: bool, shared_key: str) -> dict:
     """The title and the HTML below the header, and the ids of its forms.
     Made without the request, so nothing of one request can be kept."""
     context = seat_reads.seat_page(seat, since=since, moderated=moderated)
