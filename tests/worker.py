@@ -36,16 +36,23 @@ REDIS_TEST_DB = 15
 READY_TIMEOUT = 40.0
 
 
-def wait_until(predicate: Callable[[], object], *, timeout: float = 30.0, what: str = "condition"):
-    """Poll ``predicate`` until it returns something truthy; return that."""
+def wait_until(
+    predicate: Callable[[], object],
+    *,
+    timeout: float = 30.0,
+    what: Callable[[], str] | str = "condition",
+    every: float = 0.1,
+):
+    """Poll ``predicate`` until it returns something truthy; return that.
+    ``what`` says, on timeout, what was awaited (a callable: worked out then)."""
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
-        time.sleep(0.1)
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what() if callable(what) else what}")
+        time.sleep(every)
 
 
 def redis_test_url() -> str | None:

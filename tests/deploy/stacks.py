@@ -18,7 +18,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -27,6 +27,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg import sql
+
+from tests.worker import wait_until
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 # The site's address behind the load balancer: in every emailed link, and
@@ -37,19 +39,6 @@ SITE_URL = f"http://{PUBLIC_HOST}"
 # backend's test 12, `make run` and other checkouts 0.
 REDIS_DB = 11
 READY_TIMEOUT = 60.0
-
-
-def wait_until(predicate: Callable[[], object], *, timeout: float, what: Callable[[], str] | str, every: float = 0.1):
-    """Poll ``predicate`` until it returns something truthy; return that.
-    ``what`` says, on timeout, what was awaited (a callable: worked out then)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what() if callable(what) else what}")
-        time.sleep(every)
 
 
 def with_path(url: str, path: str) -> str:
