@@ -8,7 +8,9 @@ The SVG and the PNG both draw exactly what this module lists."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.utils.translation import gettext as _
 
@@ -37,17 +39,17 @@ SHAPES = ("circle", "square", "diamond", "triangle", "hexagon", "star")
 class Board:
     width: int
     height: int
-    spaces: list
-    track: list  # the centres of the spaces in order, for the line joining them
-    pond: dict
-    markers: list
-    texts: list
-    arch: dict | None
+    spaces: list[dict[str, Any]]
+    track: list[tuple[int, int]]  # the centres of the spaces in order, for the line joining them
+    pond: dict[str, Any]
+    markers: list[dict[str, Any]]
+    texts: list[dict[str, Any]]
+    arch: dict[str, Any] | None
     title: str = ""
-    aria: list = field(default_factory=list)
+    aria: list[str] = field(default_factory=list)
 
 
-def short_labels(colours: list[str], names: dict) -> dict:
+def short_labels(colours: list[str], names: Mapping[str, str]) -> dict[str, str]:
     """Each chair's initial; two letters where two players share one."""
     full = {c: (names.get(c) or colour_name(c) or c or "?").strip() or "?" for c in colours}
     initials = {c: n[:1].upper() for c, n in full.items()}
@@ -90,7 +92,7 @@ def shape_points(shape: str, x: float, y: float, r: float) -> list[tuple[float, 
     return []
 
 
-def board_layout(observation: dict, ruleset: engine.Ruleset, names: dict | None = None) -> Board:
+def board_layout(observation: Mapping[str, Any], ruleset: engine.Ruleset, names: Mapping[str, str] | None = None) -> Board:
     """The track as a serpentine of rows, the shell pond in the first two
     slots beside the spaces behind START, placings and the last move below."""
     names = names or {}
@@ -132,11 +134,11 @@ def board_layout(observation: dict, ruleset: engine.Ruleset, names: dict | None 
     rows = (high - low + POND_SLOTS) // PER_ROW + 1
     pond_x, pond_y = slot_xy(0)
     pond = {"x": pond_x, "y": pond_y, "w": POND_SLOTS * SPACE_W + GAP, "h": SPACE_H, "label": _("Shell pond")}
-    texts: list = []
-    markers: list = []
+    texts: list[dict[str, Any]] = []
+    markers: list[dict[str, Any]] = []
     last = (race or {}).get("last_roll") or {}
 
-    def marker(colour: str, x: float, y: float) -> dict:
+    def marker(colour: str, x: float, y: float) -> dict[str, Any]:
         name = names.get(colour) or colour_name(colour)
         return {
             "colour": colour,
@@ -219,6 +221,6 @@ def board_layout(observation: dict, ruleset: engine.Ruleset, names: dict | None 
     )
 
 
-def _text(x: float, y: float, text: str, *, bold: bool = False, size: int = 13, fill: str = INK, anchor: str = "start") -> dict:
+def _text(x: float, y: float, text: str, *, bold: bool = False, size: int = 13, fill: str = INK, anchor: str = "start") -> dict[str, Any]:
     return {"x": x, "y": y, "text": text, "bold": bold, "size": max(size, MIN_FONT), "fill": fill, "anchor": anchor}
 

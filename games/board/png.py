@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any, overload
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -24,7 +26,7 @@ COMPRESS_LEVEL = 3
 
 
 @lru_cache(maxsize=8)
-def _font(size: int, bold: bool = False):
+def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     # DejaVu covers the dash and most players' alphabets where it is
     # installed; Pillow's own sized font is the legible fallback (the
     # unsized default is a few pixels high).
@@ -34,14 +36,18 @@ def _font(size: int, bold: bool = False):
         return ImageFont.load_default(size=size * SCALE)
 
 
-def board_png(observation: dict, ruleset_json: dict, names: dict | None = None, game: str = "") -> bytes:
+def board_png(
+    observation: Mapping[str, Any], ruleset_json: dict[str, Any], names: Mapping[str, str] | None = None, game: str = ""
+) -> bytes:
     """``game`` is the public id of the game drawn, if any: the emails of one
     game at one version (a race's result, one to each player) show the same
     board, which is then drawn once."""
     return _png(game, *picture_of(observation, ruleset_json, names))
 
 
-def picture_of(observation: dict, ruleset_json: dict, names: dict | None) -> tuple[int, int, str, str]:
+def picture_of(
+    observation: Mapping[str, Any], ruleset_json: dict[str, Any], names: Mapping[str, str] | None
+) -> tuple[int, int, str, str]:
     """What is drawn, as text in the active language (the key it is kept
     by): width, height, the grounds and the figures."""
     layout = board_layout(observation, engine.Ruleset.from_json(ruleset_json), names)
@@ -77,7 +83,7 @@ def drawn(width: int, height: int, grounds: str, figures: str) -> Image.Image:
             r = CHAIR_R + 4
             draw.ellipse(s(x - r, y - r, x + r, y + r), outline=rgb(LAST_MOVED), width=int(2.5 * SCALE))
         points = shape_points(marker["shape"], x, y, CHAIR_R)
-        paint = {"fill": rgb(marker["fill"]), "outline": rgb(marker["outline"]), "width": 3}
+        paint: dict[str, Any] = {"fill": rgb(marker["fill"]), "outline": rgb(marker["outline"]), "width": 3}
         if points:
             draw.polygon([tuple(s(px, py)) for px, py in points], **paint)
         else:
@@ -118,7 +124,10 @@ def _palette() -> Image.Image:
         for step in range(1, BLEND_STEPS):
             blends.putpixel((step - 1, row), tuple(round(a + (b - a) * step / BLEND_STEPS) for a, b in zip(rgb(ink), rgb(ground))))
     exact = [rgb(colour) for colour in solids]
-    flat = blends.quantize(256 - len(solids), method=Image.Quantize.FASTOCTREE).getpalette()[: 3 * (256 - len(solids))]
+    quantized = blends.quantize(256 - len(solids), method=Image.Quantize.FASTOCTREE).getpalette()
+    if quantized is None:
+        raise ValueError("a quantized picture has a palette")
+    flat = quantized[: 3 * (256 - len(solids))]
     # Pillow finds the nearest entry at five bits a channel: a blend next to
     # a solid colour could stand in for it. (The ground and the white chair
     # are nearer than that, and the ground comes out a shade off white.)
@@ -131,8 +140,16 @@ def _palette() -> Image.Image:
     return palette
 
 
-def _scaled(*values: float) -> list[float]:
-    return [v * SCALE for v in values]
+@overload
+def _scaled(x: float, y: float, /) -> tuple[float, float]: ...
+
+
+@overload
+def _scaled(*values: float) -> tuple[float, ...]: ...
+
+
+def _scaled(*values: float) -> tuple[float, ...]:
+    return tuple(v * SCALE for v in values)
 
 
 @lru_cache(maxsize=32)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -13,7 +16,7 @@ from .colours import ACCENT, BOARD_BG, LABEL, LAST_MOVED, POND, POND_LABEL, TRAC
 from .layout import CHAIR_R, MIN_FONT, SPACE_H, SPACE_W, board_layout, shape_points
 
 
-def board_svg(observation: dict, ruleset: engine.Ruleset, names: dict | None = None) -> str:
+def board_svg(observation: Mapping[str, Any], ruleset: engine.Ruleset, names: Mapping[str, str] | None = None) -> str:
     """The board picture as SVG markup. Built here rather than in a template:
     a few hundred shapes cost Django's template engine most of a page view.
     No width attribute: CSS scales it to the column (see .board in site.css)."""
@@ -68,7 +71,7 @@ def board_svg(observation: dict, ruleset: engine.Ruleset, names: dict | None = N
     return mark_safe("".join(parts))
 
 
-def _marker(marker: dict) -> str:
+def _marker(marker: Mapping[str, Any]) -> str:
     x, y, shape = marker["x"], marker["y"], marker["shape"]
     paint = f'fill="{marker["fill"]}" stroke="{marker["outline"]}" stroke-width="1.5"'
     points = shape_points(shape, x, y, CHAIR_R)

@@ -101,7 +101,9 @@ def race_worth(team: Sequence[str], rivals: Sequence[Sequence[str] | None], rule
     return _race_worth(*_keys(team, rivals), ruleset, race)
 
 
-def _keys(team, rivals) -> tuple[tuple[str, ...], tuple[tuple[str, ...] | None, ...]]:
+def _keys(
+    team: Sequence[str], rivals: Sequence[Sequence[str] | None]
+) -> tuple[tuple[str, ...], tuple[tuple[str, ...] | None, ...]]:
     return tuple(sorted(team)), tuple(sorted((tuple(sorted(r)) if r is not FIELD else FIELD for r in rivals), key=str))
 
 
@@ -155,7 +157,9 @@ def lot_worth(view: Observation, ruleset: Ruleset, rng: random.Random) -> float:
     return sum(gains) / len(gains) * players / (players - 1)
 
 
-def team_worth_of_field(rivals, ruleset: Ruleset, first_race: int, pool: list[str], rng: random.Random) -> float:
+def team_worth_of_field(
+    rivals: Sequence[Sequence[str] | None], ruleset: Ruleset, first_race: int, pool: list[str], rng: random.Random
+) -> float:
     samples = [team_worth(drawn(pool, ruleset.lot_size, rng), rivals, ruleset, first_race) for _ in range(LOT_SAMPLES)]
     return sum(samples) / len(samples)
 
