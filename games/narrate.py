@@ -34,9 +34,10 @@ AUCTION_NAMES = {
     "substitute_auction": gettext_lazy("substitute auction"),
 }
 
-# An engine event or log entry as stored (JSON), and the players' names by colour.
+# An engine event or log entry as stored (JSON), and the players' names by
+# colour (a seat that has not taken a colour yet is under None).
 Event = Mapping[str, Any]
-Names = Mapping[str, str]
+Names = Mapping[str | None, str]
 
 
 def colour_name(colour: str | None) -> str:
@@ -94,7 +95,7 @@ def describe(event: Event, names: Names | None = None) -> str:
     kind = event["type"]
 
     def colour_name(colour: str | None) -> str:
-        return (names or {}).get(colour or "") or _colour_label(colour)
+        return (names or {}).get(colour) or _colour_label(colour)
 
     who = colour_name(event.get("colour"))
     if kind == "start_player":

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from celery import shared_task
 
 from games.services import computer, inbound, outbox, setup, sweeps, webhook_send as webhook_sender
 
+
+class TaskOptions(TypedDict):
+    acks_late: bool
+    reject_on_worker_lost: bool
+    soft_time_limit: int
+    time_limit: int
+
+
 # State-changing tasks are idempotent by the version rule (or by the outbox
 # claim), so a task redelivered after a worker died is harmless.
-STATE_CHANGING = {
+STATE_CHANGING: TaskOptions = {
     "acks_late": True,
     "reject_on_worker_lost": True,
     "soft_time_limit": 60,

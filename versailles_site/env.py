@@ -13,7 +13,8 @@ default" rather than an error.
 from collections.abc import Mapping
 import os
 import re
-from urllib.parse import parse_qsl, unquote, urlsplit
+from typing import overload
+from urllib.parse import SplitResult, parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -27,7 +28,7 @@ POSTGRES_SCHEMES = ("postgres", "postgresql")
 REDIS_SCHEMES = ("redis", "rediss")
 
 
-def _split(name: str, url: str):
+def _split(name: str, url: str) -> SplitResult:
     try:
         return urlsplit(url)
     except ValueError:
@@ -40,6 +41,14 @@ def _raw(environ: Mapping[str, str], name: str) -> str | None:
     if value is None or value.strip() == "":
         return None
     return value.strip()
+
+
+@overload
+def env_str(environ: Mapping[str, str], name: str, default: str) -> str: ...
+
+
+@overload
+def env_str(environ: Mapping[str, str], name: str, default: None = None) -> str | None: ...
 
 
 def env_str(environ: Mapping[str, str], name: str, default: str | None = None) -> str | None:

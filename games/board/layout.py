@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.narrate import colour_name, ordinal
+from games.narrate import Names, colour_name, ordinal
 
 from .colours import CHAIR_OUTLINE, INK, hex_of, label_ink
 
@@ -49,7 +49,7 @@ class Board:
     aria: list[str] = field(default_factory=list)
 
 
-def short_labels(colours: list[str], names: Mapping[str, str]) -> dict[str, str]:
+def short_labels(colours: list[str], names: Names) -> dict[str, str]:
     """Each chair's initial; two letters where two players share one."""
     full = {c: (names.get(c) or colour_name(c) or c or "?").strip() or "?" for c in colours}
     initials = {c: n[:1].upper() for c, n in full.items()}
@@ -92,7 +92,7 @@ def shape_points(shape: str, x: float, y: float, r: float) -> list[tuple[float, 
     return []
 
 
-def board_layout(observation: Mapping[str, Any], ruleset: engine.Ruleset, names: Mapping[str, str] | None = None) -> Board:
+def board_layout(observation: Mapping[str, Any], ruleset: engine.Ruleset, names: Names | None = None) -> Board:
     """The track as a serpentine of rows, the shell pond in the first two
     slots beside the spaces behind START, placings and the last move below."""
     names = names or {}

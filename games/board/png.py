@@ -14,6 +14,7 @@ from typing import Any, overload
 from PIL import Image, ImageDraw, ImageFont
 
 from games import engine
+from games.narrate import Names
 
 from .colours import (
     ACCENT, BOARD_BG, CHAIR_OUTLINE, COLOUR_HEX, INK, LABEL, LAST_MOVED, POND, POND_LABEL, SPACE_STYLE, TRACK_LINE,
@@ -37,7 +38,7 @@ def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.I
 
 
 def board_png(
-    observation: Mapping[str, Any], ruleset_json: dict[str, Any], names: Mapping[str, str] | None = None, game: str = ""
+    observation: Mapping[str, Any], ruleset_json: dict[str, Any], names: Names | None = None, game: str = ""
 ) -> bytes:
     """``game`` is the public id of the game drawn, if any: the emails of one
     game at one version (a race's result, one to each player) show the same
@@ -46,7 +47,7 @@ def board_png(
 
 
 def picture_of(
-    observation: Mapping[str, Any], ruleset_json: dict[str, Any], names: Mapping[str, str] | None
+    observation: Mapping[str, Any], ruleset_json: dict[str, Any], names: Names | None
 ) -> tuple[int, int, str, str]:
     """What is drawn, as text in the active language (the key it is kept
     by): width, height, the grounds and the figures."""

@@ -10,13 +10,13 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.narrate import colour_name
+from games.narrate import Names, colour_name
 
 from .colours import ACCENT, BOARD_BG, LABEL, LAST_MOVED, POND, POND_LABEL, TRACK_LINE, space_style
 from .layout import CHAIR_R, MIN_FONT, SPACE_H, SPACE_W, board_layout, shape_points
 
 
-def board_svg(observation: Mapping[str, Any], ruleset: engine.Ruleset, names: Mapping[str, str] | None = None) -> str:
+def board_svg(observation: Mapping[str, Any], ruleset: engine.Ruleset, names: Names | None = None) -> str:
     """The board picture as SVG markup. Built here rather than in a template:
     a few hundred shapes cost Django's template engine most of a page view.
     No width attribute: CSS scales it to the column (see .board in site.css)."""

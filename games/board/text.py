@@ -7,10 +7,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.narrate import colour_name
+from games.narrate import Names, colour_name
 
 
-def board_text(observation: Mapping[str, Any], names: Mapping[str, str]) -> str:
+def board_text(observation: Mapping[str, Any], names: Names) -> str:
     """The table as a few plain lines, for the text part of emails."""
     def name(colour: str) -> str:
         return names.get(colour) or colour_name(colour)

@@ -9,6 +9,7 @@ from email.mime.image import MIMEImage
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template import Context
+from django.template.backends.django import Template as DjangoTemplate
 from django.template.loader import get_template, render_to_string
 from django.utils import translation
 from django.utils.dateparse import parse_datetime
@@ -51,7 +52,10 @@ def _tell(context: dict) -> None:
 def _plain(name: str, context: dict) -> str:
     """A plain-text template, rendered with autoescape off whatever the
     template says: "O'Brien & Co" is not HTML and must not read "O&#x27;Brien"."""
-    return get_template(name).template.render(Context(context, autoescape=False))
+    template = get_template(name)
+    if not isinstance(template, DjangoTemplate):
+        raise TypeError(f"{name} is not a Django template")
+    return template.template.render(Context(context, autoescape=False))
 
 
 def email_message(
@@ -98,8 +102,9 @@ def email_message(
         message.attach(image)
         message.mixed_subtype = "related"
     # Links carry seat secrets: a provider rewriting them would see them all.
-    message.track_clicks = False
-    message.track_opens = False
-    message.tags = [tag]
-    message.metadata = metadata
+    # (Anymail's attributes: it reads them off any EmailMessage, and has no types.)
+    message.track_clicks = False  # type: ignore[attr-defined]
+    message.track_opens = False  # type: ignore[attr-defined]
+    message.tags = [tag]  # type: ignore[attr-defined]
+    message.metadata = metadata  # type: ignore[attr-defined]
     return message

@@ -11,6 +11,7 @@ import email.utils
 import time
 from datetime import timezone
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.mail.backends.base import BaseEmailBackend
@@ -42,6 +43,7 @@ def mailbox_page(*, to: str = "", page: int = 1, per_page: int = PER_PAGE) -> di
     To: contains ``to`` (any case); ``page`` is clamped to the pages there are."""
     files = sorted(mailbox_dir().glob("*.eml"), key=lambda path: _arrival(path.name), reverse=True)
     to = to.strip().lower()
+    rows: list[dict[str, Any]] | list[Path]
     if to:
         rows = [row for row in (_row(path) for path in files) if to in (row["to"] or "").lower()]
     else:
@@ -65,7 +67,7 @@ def _arrival(name: str) -> tuple[int, int]:
     return (int(stamp) if stamp.isdigit() else 0, int(number) if number.isdigit() else 0)
 
 
-def _row(path: Path) -> dict:
+def _row(path: Path) -> dict[str, Any]:
     return dict(mailbox_read_headers(path), name=path.name)
 
 

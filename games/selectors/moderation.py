@@ -75,6 +75,8 @@ def attention(*, query: str = "", status: str = "", limit: int = 200) -> list[di
     for game_id, deadline in Game.objects.filter(
         status=Game.Status.RUNNING, deadline__lt=now - OVERDUE_GRACE
     ).values_list("pk", "deadline")[:limit]:
+        if deadline is None:  # never after this filter (the column is nullable)
+            continue
         flag(game_id, deadline, _("decision overdue since %(when)s") % {"when": deadline.strftime("%Y-%m-%d %H:%M UTC")})
     for seat in Seat.objects.filter(autopilot_reason="missed", game__status__in=ACTIVE).only(
         "game_id", "colour", "display_name", "email", "missed_deadlines"
@@ -92,6 +94,8 @@ def attention(*, query: str = "", status: str = "", limit: int = 200) -> list[di
     for game_id, paused_at in Game.objects.filter(
         status=Game.Status.PAUSED, paused_at__lt=now - LONG_PAUSE
     ).values_list("pk", "paused_at")[:limit]:
+        if paused_at is None:  # never after this filter (the column is nullable)
+            continue
         flag(game_id, paused_at, _("paused since %(when)s") % {"when": paused_at.strftime("%Y-%m-%d")})
     for help_request in HelpRequest.objects.filter(handled_at__isnull=True).select_related("seat")[:limit]:
         flag(help_request.game_id, help_request.created_at, _("%(who)s asks for help: %(message)s") % {"who": _who(help_request.seat), "message": help_request.message[:120]})
@@ -157,10 +161,11 @@ def game_in_full(game: Game, user) -> dict:
         for record in decisions:
             # Told as the history tells it, by names: "push blue" would make
             # the moderator look up whose chair is blue.
-            record.told = " ".join(text for text in (describe(e, names) for e in record.events) if text)
+            told = " ".join(text for text in (describe(e, names) for e in record.events) if text)
+            record.told = told  # type: ignore[attr-defined]  # for the template, not a field
         emails = list(Notification.objects.filter(seat=seat).order_by("-created_at")[:30])
         for email in emails:
-            email.kind_label = email_kind(email.kind)
+            email.kind_label = email_kind(email.kind)  # type: ignore[attr-defined]  # for the template
         timelines.append(
             {
                 "seat": seat,
@@ -185,10 +190,10 @@ def game_in_full(game: Game, user) -> dict:
 def _moderation_log(game: Game, seats: list[Seat], names: dict) -> list[ModerationEntry]:
     """The moderators' own steps, each told by the seat's player name as the
     players' history tells it."""
-    colours = {s.position: s.colour for s in seats}
+    colours: dict[int | None, str | None] = {s.position: s.colour for s in seats}
     entries = list(ModerationEntry.objects.filter(game=game).select_related("moderator")[:50])
     for entry in entries:
-        entry.told = describe_moderation(
+        entry.told = describe_moderation(  # type: ignore[attr-defined]  # for the template, not a field
             {
                 "action": entry.action,
                 "detail": entry.detail,

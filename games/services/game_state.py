@@ -29,6 +29,8 @@ class Step:
 
 
 def load_state(game: Game) -> engine.State:
+    if game.state is None:
+        raise ValueError(f"game {game.pk} has no state: it has not begun")
     return engine.state_from_json(game.state)
 
 
@@ -57,7 +59,7 @@ def game_lock_with_seats(game_id: int) -> tuple[Game, dict[int, Seat]]:
     seats = game_seats(game)
     # Kept on the game the decision returns, so what the caller says of it
     # afterwards ("you pushed Bruno back") needs no second read of the seats.
-    game.seats_at_lock = seats
+    game.seats_at_lock = seats  # type: ignore[attr-defined]  # on this object only, not a field
     return game, {seat.position: seat for seat in seats}
 
 

@@ -85,9 +85,11 @@ def game_resume(*, moderator, game: Game, reason: str) -> Game:
         game = game_lock(game.pk)
         if game.status != Game.Status.PAUSED:
             raise ServiceError(_("Only a paused game can be resumed."))
+        if game.paused_at is None:
+            raise ValueError(f"game {game.pk} is paused but has no time it was paused at")
         paused_for = timezone.now() - game.paused_at
         _entry(moderator=moderator, game=game, action="resume", reason=reason, detail=str(int(paused_for.total_seconds())))
-        fields = {"status": Game.Status.RUNNING, "paused_at": None}
+        fields: dict[str, object] = {"status": Game.Status.RUNNING, "paused_at": None}
         if game.deadline is not None:
             fields["deadline"] = game.deadline + paused_for
         if game.reminder_at is not None:
@@ -206,4 +208,6 @@ def _mover_seat(game: Game) -> Seat | None:
     if game.state is None:
         return None
     mover = engine.to_move(engine.state_from_json(game.state))
+    if mover is None:
+        return None
     return Seat.objects.filter(game=game, position=mover).first()

@@ -151,6 +151,7 @@ def _connection(target: Target, family: int, address: str) -> http.client.HTTPCo
             raise
         return sock
 
+    connection: http.client.HTTPConnection
     if target.scheme == "https":
         connection = http.client.HTTPSConnection(
             target.host, target.port, timeout=TIMEOUT, context=ssl.create_default_context()
@@ -159,7 +160,7 @@ def _connection(target: Target, family: int, address: str) -> http.client.HTTPCo
         connection = http.client.HTTPConnection(target.host, target.port, timeout=TIMEOUT)
     # http.client connects through this attribute (and wraps the socket for
     # TLS afterwards, with the host name): the checked address, not the name.
-    connection._create_connection = connect
+    connection._create_connection = connect  # type: ignore[attr-defined]  # private: not in typeshed
     return connection
 
 

@@ -15,7 +15,9 @@ import hashlib
 import hmac
 import json
 import zoneinfo
+from collections.abc import Mapping
 from datetime import datetime, timezone as dt_timezone
+from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
@@ -49,7 +51,7 @@ def signature(secret: str, timestamp: int | str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
 
 
-def occasion(observation: dict) -> dict:
+def occasion(observation: Mapping[str, Any]) -> dict[str, Any]:
     """What names the decision (games.mail.titles), taken from the public
     observation: nothing in it is any seat's secret."""
     auction = observation.get("auction") or {}

@@ -168,7 +168,8 @@ def webhooks_queue(game: Game, state: engine.State, seats: dict[int, Seat], reco
         ("race", f"race:{event['number']}", {"event": event, "names": names}) for event in _events(records, "race_over")
     ]
     told += [("over", "over", {"event": event, "names": names}) for event in _events(records, "game_over")]
-    mover = None if engine.is_over(state) else seats.get(engine.to_move(state))
+    to_move = engine.to_move(state)
+    mover = None if engine.is_over(state) or to_move is None else seats.get(to_move)
     # Nobody waits for a computer player (or the autopilot): it decides at once.
     if mover is not None and not computer_level(mover, timezone.now()):
         turn = {

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.utils import translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
@@ -44,7 +45,7 @@ _STATUS_OF = {
 }
 
 
-def error(status: int, code: str, message: str, **headers) -> JsonResponse:
+def error(status: int, code: str, message: str | Promise, **headers) -> JsonResponse:
     response = JsonResponse({"error": {"code": code, "message": str(message)}}, status=status)
     for name, value in headers.items():
         response[name.replace("_", "-")] = value

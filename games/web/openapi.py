@@ -166,7 +166,7 @@ _AFTER = {
     "description": "Only entries after this step.",
 }
 _GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": _STRING, "description": "The game's public id."}
-_TOKEN = [{"seatToken": []}]
+_TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}]
 
 PATHS = {
     "/seat": {

@@ -37,7 +37,7 @@ class Command(BaseCommand):
             if len(password) < 8:
                 raise CommandError("use at least 8 characters")
         created = user is None
-        if created:
+        if user is None:
             user = User(username=username, email=email)
         user.is_staff = True
         if change_password:

@@ -59,6 +59,8 @@ class Command(BaseCommand):
         while not is_over(state):
             seat = to_move(state)
             action = sensible_action(state, rng)
+            if seat is None or action is None:
+                raise CommandError(f"a game that is not over has nobody to move at step {steps}")
             after = apply(state, seat, action)
             for event in events(state, seat, action, after):
                 if verbose or _is_headline(event):
