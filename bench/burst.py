@@ -76,7 +76,12 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
 from bench._common import (  # noqa: E402
-    BENCH_SECRET_KEY, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, percentile, proc_stat, with_path,
+    BENCH_SECRET_KEY,
+    DEFAULT_DATABASE_URL,
+    DEFAULT_REDIS_URL,
+    percentile,
+    proc_stat,
+    with_path,
 )
 
 LATENESS_TARGET_SECONDS = 60.0
@@ -146,14 +151,13 @@ from django.db.models import Min  # noqa: E402
 from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from bench._games import games_copy, log_copy, seats_copy  # noqa: E402
 from games import engine  # noqa: E402
 from games.models import ActionRecord, Game, Notification, Seat  # noqa: E402
 from games.services.decisions import decision_submit  # noqa: E402
 from games.services.game_state import load_state  # noqa: E402
 from tests.web.factories import play_until, started_game  # noqa: E402
 from versailles_site.celery import app  # noqa: E402
-
-from bench._games import games_copy, log_copy, seats_copy  # noqa: E402
 
 
 class BenchTimeout(Exception):

@@ -93,6 +93,7 @@ user counts.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
@@ -114,7 +115,12 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
 from bench._common import (  # noqa: E402
-    BENCH_SECRET_KEY, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, percentile, proc_stat, with_path,
+    BENCH_SECRET_KEY,
+    DEFAULT_DATABASE_URL,
+    DEFAULT_REDIS_URL,
+    percentile,
+    proc_stat,
+    with_path,
 )
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -337,10 +343,12 @@ def decision_choice(page: str, rng: random.Random) -> tuple[str, dict] | None:
 def drive(spec_path: str) -> None:
     """Run every step of the spec with locust as a library; write the results."""
     # locust first: importing it patches the standard library for gevent.
+    # isort: off
     from locust import FastHttpUser, constant
     from locust.env import Environment
     import gevent
     import redis
+    # isort: on
 
     spec = json.loads(Path(spec_path).read_text())
     base_url = spec["base_url"]
@@ -682,18 +690,14 @@ class Services:
     def stop(self) -> None:
         for process in self.processes.values():
             if process.poll() is None:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.killpg(process.pid, signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
         for process in self.processes.values():
             try:
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.killpg(process.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
                 process.wait(timeout=10)
 
 
@@ -991,7 +995,7 @@ def main() -> None:
             ".venv/bin/pip install -r bench/requirements.txt (or make bench-deps)"
         )
     users = [int(part) for part in args.users.split(",")]
-    if args.games < 1 or not 1 <= args.sample or any(count < 1 for count in users):
+    if args.games < 1 or args.sample < 1 or any(count < 1 for count in users):
         sys.exit("--games, --sample and every --users must be at least 1")
     args.sample = min(args.sample, args.games)
     database_url = os.environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL

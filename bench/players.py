@@ -38,10 +38,10 @@ from multiprocessing import Pool
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.autoplay import chance_action, random_action  # noqa: E402
-from games.engine import CHANCE, CLASSIC, apply, decision_kind, is_over, new_game, to_move  # noqa: E402
-from games.engine.state import standings  # noqa: E402
-from games.players import choose  # noqa: E402
+from games.autoplay import chance_action, random_action
+from games.engine import CHANCE, CLASSIC, apply, decision_kind, is_over, new_game, to_move
+from games.engine.state import standings
+from games.players import choose
 
 PLAYERS = 4
 OPPONENTS = ("simple", "random")

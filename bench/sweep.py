@@ -69,12 +69,11 @@ from django.db import connection, transaction  # noqa: E402
 from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from bench._games import BATCH, game_copy, seat_fields  # noqa: E402
 from games.models import ActionRecord, Game, Notification, Seat  # noqa: E402
 from games.services import sweeps as timers  # noqa: E402
 from games.services.links import link_issue  # noqa: E402
 from tests.web.factories import started_game  # noqa: E402
-
-from bench._games import BATCH, game_copy, seat_fields  # noqa: E402
 
 DUE = 100
 GAME_FIELDS = ("state", "version", "decision_version", "deadline", "reminder_at", "status", "ended_at")

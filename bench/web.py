@@ -305,16 +305,17 @@ def free_port() -> int:
 
 
 def server_start(port: int, env: dict) -> subprocess.Popen:
-    log = open(Path(_tmp.name) / "gunicorn.log", "wb")
-    server = subprocess.Popen(
-        [
-            str(BASE_DIR / ".venv" / "bin" / "gunicorn"), "-c", "versailles_site/gunicorn_conf.py",
-            "--pythonpath", str(BENCH_DIR), "--bind", f"127.0.0.1:{port}",
-            "--workers", "1", "--threads", "2", "--access-logfile", str(Path(_tmp.name) / "access.log"),
-            "versailles_site.wsgi:application",
-        ],
-        cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )
+    # The server writes to its own copy of the file; this process needs none.
+    with open(Path(_tmp.name) / "gunicorn.log", "wb") as log:
+        server = subprocess.Popen(
+            [
+                str(BASE_DIR / ".venv" / "bin" / "gunicorn"), "-c", "versailles_site/gunicorn_conf.py",
+                "--pythonpath", str(BENCH_DIR), "--bind", f"127.0.0.1:{port}",
+                "--workers", "1", "--threads", "2", "--access-logfile", str(Path(_tmp.name) / "access.log"),
+                "versailles_site.wsgi:application",
+            ],
+            cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if server.poll() is not None:

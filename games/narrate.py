@@ -184,7 +184,7 @@ def describe_race(event: Event, names: Names | None = None) -> str:
         return (names or {}).get(colour) or _colour_label(colour)
 
     places = []
-    for place, (colour, prize) in enumerate(zip(event["ranking"], event["prizes"]), start=1):
+    for place, (colour, prize) in enumerate(zip(event["ranking"], event["prizes"], strict=False), start=1):
         text = _("%(place)d. %(who)s") % {"place": place, "who": colour_name(colour)}
         if colour in event["pond"]:
             text += " " + _("(in the pond)")

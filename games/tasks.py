@@ -6,7 +6,8 @@ from typing import TypedDict
 
 from celery import shared_task
 
-from games.services import computer, inbound, outbox, setup, sweeps, webhook_send as webhook_sender
+from games.services import computer, inbound, outbox, setup, sweeps
+from games.services import webhook_send as webhook_sender
 
 
 class TaskOptions(TypedDict):
@@ -40,7 +41,7 @@ def notification_send(self, notification_id: int) -> None:
     except outbox.TransientSendError as error:
         # 30 s, 1 min, 2 min, ... up to two hours; the sweep waits as long.
         delay = outbox.retry_delay(self.request.retries + 1)
-        raise self.retry(exc=error, countdown=int(delay.total_seconds()))
+        raise self.retry(exc=error, countdown=int(delay.total_seconds())) from error
 
 
 @shared_task(

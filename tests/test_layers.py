@@ -6,8 +6,8 @@ happens to be loaded."""
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 import sys
+from pathlib import Path
 
 import pytest
 

@@ -9,12 +9,9 @@ write to the terminal or the container log.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 import io
 import logging
 import os
-from pathlib import Path
 import re
 import secrets
 import subprocess
@@ -22,17 +19,20 @@ import sys
 import threading
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
+import pytest
 from celery.signals import after_setup_logger, after_setup_task_logger
 from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer
 from django.test import Client
-import pytest
 
+import versailles_site.celery  # noqa: F401  (connects the logging signal handlers)
 from games.log_filters import HideSeatTokens, redact_secrets
 from games.services.links import seat_by_token, unsubscribe_token
-import versailles_site.celery  # noqa: F401  (connects the logging signal handlers)
-from tests.worker import database_env, wait_until
 from tests.web.factories import started_game, tokens
+from tests.worker import database_env, wait_until
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

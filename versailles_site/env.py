@@ -10,9 +10,9 @@ An empty value counts as unset, so `FOO=` in an env file means "use the
 default" rather than an error.
 """
 
-from collections.abc import Mapping
 import os
 import re
+from collections.abc import Mapping
 from typing import overload
 from urllib.parse import SplitResult, parse_qsl, unquote, urlsplit
 

@@ -99,7 +99,7 @@ def board_layout(observation: Mapping[str, Any], ruleset: engine.Ruleset, names:
     low, high = ruleset.lowest_space, max(ruleset.finish_spaces)
     race = observation["race"]
     current_finish = race["finish"] if race else None
-    prizes_by_finish = dict(zip(ruleset.finish_spaces, ruleset.prizes))
+    prizes_by_finish = dict(zip(ruleset.finish_spaces, ruleset.prizes, strict=True))
     colours = [p["colour"] for p in observation["players"]]
     if race:
         colours += [c for c in race["chairs"] if c not in colours]
@@ -179,11 +179,11 @@ def board_layout(observation: Mapping[str, Any], ruleset: engine.Ruleset, names:
         y += LINE + 4
     placings, heading = [], ""
     if race and race["arrivals"]:
-        placings = list(zip(race["arrivals"], race["prizes"] + [0] * len(race["arrivals"])))
+        placings = list(zip(race["arrivals"], race["prizes"] + [0] * len(race["arrivals"]), strict=False))
         heading = _("Placings")
     elif not race and observation["results"]:
         result = observation["results"][-1]
-        placings = list(zip(result["ranking"], result["prizes"] + [0] * len(result["ranking"])))
+        placings = list(zip(result["ranking"], result["prizes"] + [0] * len(result["ranking"]), strict=False))
         heading = _("Race %(number)d placings") % {"number": result["number"]}
     if placings:
         texts.append(_text(MARGIN, y, heading, bold=True))

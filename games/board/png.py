@@ -17,8 +17,21 @@ from games import engine
 from games.narrate import Names
 
 from .colours import (
-    ACCENT, BOARD_BG, CHAIR_OUTLINE, COLOUR_HEX, INK, LABEL, LAST_MOVED, POND, POND_LABEL, SPACE_STYLE, TRACK_LINE,
-    UNKNOWN_HEX, label_ink, rgb, space_style,
+    ACCENT,
+    BOARD_BG,
+    CHAIR_OUTLINE,
+    COLOUR_HEX,
+    INK,
+    LABEL,
+    LAST_MOVED,
+    POND,
+    POND_LABEL,
+    SPACE_STYLE,
+    TRACK_LINE,
+    UNKNOWN_HEX,
+    label_ink,
+    rgb,
+    space_style,
 )
 from .layout import CHAIR_R, MIN_FONT, SPACE_H, SPACE_W, board_layout, shape_points
 
@@ -123,7 +136,7 @@ def _palette() -> Image.Image:
     blends = Image.new("RGB", (BLEND_STEPS - 1, len(pairs)))
     for row, (ink, ground) in enumerate(pairs):
         for step in range(1, BLEND_STEPS):
-            blends.putpixel((step - 1, row), tuple(round(a + (b - a) * step / BLEND_STEPS) for a, b in zip(rgb(ink), rgb(ground))))
+            blends.putpixel((step - 1, row), tuple(round(a + (b - a) * step / BLEND_STEPS) for a, b in zip(rgb(ink), rgb(ground), strict=True)))
     exact = [rgb(colour) for colour in solids]
     quantized = blends.quantize(256 - len(solids), method=Image.Quantize.FASTOCTREE).getpalette()
     if quantized is None:
@@ -133,8 +146,8 @@ def _palette() -> Image.Image:
     # a solid colour could stand in for it. (The ground and the white chair
     # are nearer than that, and the ground comes out a shade off white.)
     picked = [
-        colour for colour in zip(flat[0::3], flat[1::3], flat[2::3])
-        if all(sum(abs(a - b) for a, b in zip(colour, solid)) > NEAR for solid in exact)
+        colour for colour in zip(flat[0::3], flat[1::3], flat[2::3], strict=True)
+        if all(sum(abs(a - b) for a, b in zip(colour, solid, strict=True)) > NEAR for solid in exact)
     ]
     palette = Image.new("P", (1, 1))
     palette.putpalette([value for colour in exact + picked for value in colour])

@@ -9,7 +9,7 @@ import email.parser
 import email.policy
 import email.utils
 import time
-from datetime import timezone
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -43,11 +43,9 @@ def mailbox_page(*, to: str = "", page: int = 1, per_page: int = PER_PAGE) -> di
     To: contains ``to`` (any case); ``page`` is clamped to the pages there are."""
     files = sorted(mailbox_dir().glob("*.eml"), key=lambda path: _arrival(path.name), reverse=True)
     to = to.strip().lower()
-    rows: list[dict[str, Any]] | list[Path]
-    if to:
-        rows = [row for row in (_row(path) for path in files) if to in (row["to"] or "").lower()]
-    else:
-        rows = files
+    rows: list[dict[str, Any]] | list[Path] = (
+        [row for row in (_row(path) for path in files) if to in (row["to"] or "").lower()] if to else files
+    )
     pages = max(1, -(-len(rows) // per_page))
     page = min(max(page, 1), pages)
     chosen = rows[(page - 1) * per_page : page * per_page]
@@ -86,7 +84,7 @@ def mailbox_read_headers(path: Path) -> dict:
 def _date(value) -> str:
     """The date as 2026-12-01 03:58 (UTC), or as written if unreadable."""
     try:
-        return email.utils.parsedate_to_datetime(str(value)).astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+        return email.utils.parsedate_to_datetime(str(value)).astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
     except (TypeError, ValueError):
         return str(value or "")
 

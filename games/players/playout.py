@@ -14,7 +14,20 @@ import random
 import time
 
 from games.autoplay import chance_action, sensible_action
-from games.engine import CHANCE, Action, Bid, Pass, Push, Roll, State, apply, default_action, is_over, legal_actions, to_move
+from games.engine import (
+    CHANCE,
+    Action,
+    Bid,
+    Pass,
+    Push,
+    Roll,
+    State,
+    apply,
+    default_action,
+    is_over,
+    legal_actions,
+    to_move,
+)
 
 # CPU seconds one decision may take: the strong player's p99 target is 0.2.
 SECONDS_PER_DECISION = 0.15

@@ -92,7 +92,7 @@ def _race_worth(team: tuple[str, ...], rivals: tuple[tuple[str, ...] | None, ...
     walks = [
         _field_chances(ruleset, race) if rival is FIELD
         else race_model.chair_chances(rival, ruleset, race, ruleset.start_space, rate)
-        for rival, rate in zip(rivals, pushed[1:])
+        for rival, rate in zip(rivals, pushed[1:], strict=True)
     ]
     return race_model.expected_prize(mine, [(walk, 0.5) for walk in walks], ruleset.prizes[race - 1], 0)
 
@@ -211,7 +211,7 @@ def race_edge(view: Observation, ruleset: Ruleset, pushed: str | None) -> float:
     rates = race_model.pushes_received([teams[s] for s in chairs], ruleset)
     walks = {
         seat: race_model.chair_chances(teams[seat], ruleset, race["number"], chairs[seat], rate)
-        for seat, rate in zip(chairs, rates)
+        for seat, rate in zip(chairs, rates, strict=True)
     }
     taken = len(race["arrivals"])
 
@@ -236,11 +236,13 @@ def _remove(view: Observation, ruleset: Ruleset) -> Action:
     for seat, team in enumerate(teams):
         rivals = [t for s, t in enumerate(teams) if s != seat]
 
-        # The next race only: teams change again by the one after.
+        # The next race only: teams change again by the one after. (Called
+        # in this turn of the loop only, so it sees this seat's team.)
         def after(slot: int) -> float:
-            rest = team[:slot] + team[slot + 1:]
+            rest = team[:slot] + team[slot + 1:]  # noqa: B023
             return sum(
-                count * race_worth(rest + [code], rivals, ruleset, next_race) for code, count in refills.items()
+                count * race_worth(rest + [code], rivals, ruleset, next_race)  # noqa: B023
+                for code, count in refills.items()
             ) / max(1, len(pool))
 
         # Ties go to the lower slot.

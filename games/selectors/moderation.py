@@ -143,7 +143,7 @@ def game_in_full(game: Game, user) -> dict:
         auction = state.auction
         secrets = {
             "hands": {
-                state.colours[s]: [card_name(code(c)) for c in hand] for s, hand in zip(auction.bidders, auction.hands)
+                state.colours[s]: [card_name(code(c)) for c in hand] for s, hand in zip(auction.bidders, auction.hands, strict=True)
             }
             if auction
             else {},

@@ -91,7 +91,7 @@ def rules_page(name: str | None) -> dict | None:
     places = max(len(row) for row in ruleset.prizes)
     races = [
         {"number": number, "finish": finish, "prizes": list(prizes) + [None] * (places - len(prizes))}
-        for number, (finish, prizes) in enumerate(zip(ruleset.finish_spaces, ruleset.prizes), start=1)
+        for number, (finish, prizes) in enumerate(zip(ruleset.finish_spaces, ruleset.prizes, strict=True), start=1)
     ]
     return {
         "name": ruleset.name,

@@ -28,7 +28,6 @@ from .notices import notices_after_decision
 from .orders import order_action
 from .timing import computer_level
 
-
 # A game where standing orders answer everything still ends: this many
 # automatic steps per request, then the rest waits for the next decision.
 ORDER_STEPS_MAX = 20000

@@ -12,11 +12,10 @@ from games import engine
 from games.engine.events import events as engine_events
 from games.models import ActionRecord, Game, Seat
 from games.prepared import PreparedModels, row_update, rows_insert
-
-from .seats import game_seats
 from games.randomness import pick_index
 
 from .errors import GameNotRunning, StaleDecision, engine_refusal
+from .seats import game_seats
 from .timing import deadline_for, reminder_lead
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.core.validators import validate_email
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _

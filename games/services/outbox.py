@@ -16,7 +16,6 @@ import json
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
-
 from email.utils import parseaddr
 from urllib.parse import urlencode, urlsplit
 
@@ -30,8 +29,8 @@ from django.utils import timezone
 from games.enqueue import enqueue_on_commit
 from games.mail.compose import email_message, email_render
 from games.models import ActionRecord, Game, HomeLink, Notification, Seat
-from games.prepared import PreparedModels, row_update, rows_insert
 from games.narrate import event_told
+from games.prepared import PreparedModels, row_update, rows_insert
 
 from .home import HOME_LINK_DAYS
 from .links import home_url, reply_address, seat_links, seat_url, unsubscribe_url

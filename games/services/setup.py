@@ -15,8 +15,8 @@ from games import engine
 from games.models import DECISION_HOURS, Game, Notification, Seat
 from games.randomness import commitment, new_seed
 
-from .errors import ServiceError
 from .decisions import game_begin
+from .errors import ServiceError
 from .game_state import game_lock
 from .home import home_link_issue
 from .links import LINKS_STATUSES, link_issue

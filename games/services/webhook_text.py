@@ -16,7 +16,7 @@ import hmac
 import json
 import zoneinfo
 from collections.abc import Mapping
-from datetime import datetime, timezone as dt_timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
@@ -86,7 +86,7 @@ def _when(deadline: datetime, zone_name: str) -> str:
 
 def _iso(deadline: datetime) -> str:
     """"2026-03-03T13:00Z": the deadline in UTC, for every reader and program."""
-    return deadline.astimezone(dt_timezone.utc).strftime("%Y-%m-%dT%H:%MZ")
+    return deadline.astimezone(UTC).strftime("%Y-%m-%dT%H:%MZ")
 
 
 def _turn(context: dict, hook: Webhook, owner: Seat, public_id: str) -> tuple[str, dict]:
@@ -118,7 +118,7 @@ def _turn(context: dict, hook: Webhook, owner: Seat, public_id: str) -> tuple[st
             "player": context["name"],
             "colour": context["colour"],
             "decision": context["occasion"].get("decision"),
-            "deadline": deadline.astimezone(dt_timezone.utc).isoformat() if deadline else None,
+            "deadline": deadline.astimezone(UTC).isoformat() if deadline else None,
             "yours": yours,
         }
     }
@@ -130,7 +130,7 @@ def _race(context: dict, public_id: str) -> tuple[str, dict]:
     text = _("Galopp Royal #%(id)s: %(result)s") % {"id": public_id, "result": describe_race(event, names)}
     ranking = [
         {"place": place, "colour": colour, "player": names.get(colour, colour), "prize": prize, "pond": colour in event["pond"]}
-        for place, (colour, prize) in enumerate(zip(event["ranking"], event["prizes"]), start=1)
+        for place, (colour, prize) in enumerate(zip(event["ranking"], event["prizes"], strict=False), start=1)
     ]
     return text, {"race": {"number": event["number"], "ranking": ranking}}
 

@@ -14,8 +14,6 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.narrate import card_name, colour_name
-from games.services.names import name_problem
-from games.selectors.webhooks import WEBHOOK_KINDS
 from games.selectors.options import (
     ABSENCE_MODES,
     CLASSIC_RULESET,
@@ -28,6 +26,8 @@ from games.selectors.options import (
     RULESET_NAMES,
     players_range,
 )
+from games.selectors.webhooks import WEBHOOK_KINDS
+from games.services.names import name_problem
 
 
 def _hours_text(hours: int) -> str:
@@ -94,7 +94,7 @@ class NewGameForm(forms.Form):
                 if len(address) > EMAIL_MAX_LENGTH:
                     raise ValidationError("too long")
             except ValidationError:
-                raise ValidationError(_("%(address)s is not an email address.") % {"address": address[:80]})
+                raise ValidationError(_("%(address)s is not an email address.") % {"address": address[:80]}) from None
         return [address.lower() for address in raw]
 
     def computers(self) -> list[str]:

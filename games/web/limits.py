@@ -100,7 +100,7 @@ def limits_counted(checks: list[tuple[Limit, str]]) -> int | None:
         counts = add_one([(key, int(left) + 60) for _, key, left in keyed])
     else:
         counts = [_add_one(key, int(left) + 60) for _, key, left in keyed]
-    over = [left for (limit, _, left), count in zip(keyed, counts) if count > limit.count]
+    over = [left for (limit, _, left), count in zip(keyed, counts, strict=True) if count > limit.count]
     return max(1, int(max(over)) + 1) if over else None
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.utils import timezone
 import pytest
 import time_machine
+from django.utils import timezone
 
 from games import engine
 from games.models import ActionRecord, Game, Notification

@@ -11,7 +11,6 @@ from games.enqueue import enqueue_now
 from games.models import Notification
 from games.services import sweeps as timers
 from games.services.setup import game_create
-
 from tests.worker import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -8,8 +8,7 @@ import pytest
 
 from games.autoplay import chance_action
 from games.engine import CHANCE, CLASSIC, apply, decision_kind, is_over, legal_actions, new_game, observe, to_move
-from games.players import choose
-from games.players import race_model
+from games.players import choose, race_model
 from games.players.playout import determinized
 from games.players.strong import team_worth
 

@@ -15,9 +15,9 @@ from django.test import Client, override_settings
 
 from games import engine
 from games.models import ActionRecord, Game, InboundMessage, Seat
+from games.services.decisions import decision_submit
 from games.services.inbound import inbound_store
 from games.services.links import reply_address, reply_token, seat_token
-from games.services.decisions import decision_submit
 from tests.web.factories import play_until
 
 from .helpers import ANYMAIL_TEST_SETTINGS, basic_auth, mails_to, mover, post_json, reply, started_game, turn_mail

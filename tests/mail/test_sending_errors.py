@@ -16,8 +16,8 @@ from django.utils import timezone
 import games.tasks
 from games.models import Game, Notification, Seat
 from games.services import outbox as notify
-from games.services.links import seat_token
 from games.services.decisions import decision_submit
+from games.services.links import seat_token
 from games.services.sweeps import reminders_sweep
 from games.services.tracking import notification_tag
 

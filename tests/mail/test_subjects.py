@@ -16,9 +16,9 @@ from games import engine
 from games.mail.titles import ordinal
 from games.models import Seat
 from games.selectors.seat import local_time
+from games.services.decisions import orders_apply_now
 from games.services.game_state import load_state
 from games.services.inbound import inbound_store
-from games.services.decisions import orders_apply_now
 from games.services.moderation import MODERATORS_GROUP, game_abort, link_resend_for, seat_replace
 from games.services.sweeps import digests_send, reminders_sweep
 from tests.web.factories import play_until

@@ -4,7 +4,7 @@ game, the sentence every player then reads in the history, and the emails."""
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
@@ -12,10 +12,10 @@ from django.core import mail
 
 from games import engine
 from games.models import ActionRecord, Game, ModerationEntry, Notification
-from games.services.links import seat_token
 from games.services.game_state import load_state
-from games.services.timing import reminder_lead
+from games.services.links import seat_token
 from games.services.sweeps import deadlines_sweep, reminders_sweep
+from games.services.timing import reminder_lead
 from tests.web.factories import play_until, seat_at, started_game, tokens
 from tests.web.pages import path_of, seat_links
 
@@ -23,7 +23,7 @@ from .helpers import act, mover, text_of
 
 pytestmark = pytest.mark.django_db
 
-T0 = datetime(2027, 3, 1, 9, 0, tzinfo=dt_timezone.utc)
+T0 = datetime(2027, 3, 1, 9, 0, tzinfo=UTC)
 
 
 def pages_show(client, game, sentence: str) -> None:

@@ -10,8 +10,8 @@ from django.core import mail
 
 from games import engine
 from games.models import ActionRecord, Game, Seat, SeatHolder
-from games.services.links import reply_address, seat_by_reply_address, seat_token, token_hash
 from games.services.game_state import load_state
+from games.services.links import reply_address, seat_by_reply_address, seat_token, token_hash
 from games.templatetags.games_tags import bearer
 from tests.web.factories import play_steps, seat_at, tokens
 from tests.web.pages import forms_of, path_of, seat_links

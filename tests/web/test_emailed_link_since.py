@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
@@ -25,7 +25,7 @@ from tests.web.pages import forms_of, path_of
 pytestmark = pytest.mark.django_db
 
 # Winter in Berlin, an hour ahead of UTC: a time shown in UTC would be caught.
-T0 = datetime(2027, 3, 1, 11, 0, tzinfo=dt_timezone.utc)
+T0 = datetime(2027, 3, 1, 11, 0, tzinfo=UTC)
 EMAILED_LINK = re.compile(r"https?://[^\s\"'<>]+/s/[^\s\"'<>]+")
 SINCE_BOX = re.compile(r'<section class="box since" id="since">.*?</section>', re.S)
 

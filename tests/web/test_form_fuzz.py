@@ -176,7 +176,7 @@ def test_ten_thousand_hostile_posts_give_no_server_error_and_change_only_what_th
         after = _games()
         if endpoint != "/new/":
             assert set(after) == set(before), (number, path, data)
-        for pk, (version, decision_version, status) in before.items():
+        for pk, (version, decision_version, _status) in before.items():
             if after[pk][0] == version:
                 continue
             moved += 1

@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from games import engine
-from games.web.forms import AcceptForm, ArrangeForm, DecisionForm, LinkResendForm
 from games.models import Game, Notification, Seat
 from games.services.game_state import load_state
+from games.web.forms import AcceptForm, ArrangeForm, DecisionForm, LinkResendForm
 from tests.web.factories import started_game, tokens
 from tests.web.integrity_helpers import game_at_push, game_at_removal, game_at_roll, inviting_game, snapshot
 

@@ -9,9 +9,9 @@ from django.test import Client
 
 from games import engine
 from games.models import Game, Seat
-from games.services.links import link_issue
 from games.services.decisions import decision_submit
 from games.services.game_state import load_state
+from games.services.links import link_issue
 from tests.web.factories import play_steps, seat_at, started_game, tokens
 from tests.web.integrity_helpers import (
     counts,
@@ -90,7 +90,7 @@ def test_posting_a_form_rendered_for_an_earlier_decision_says_already_decided_an
     token, old_form, old_data = a_decision_form(client, game)
     play_steps(game, 3)  # the decision moved on without this page
     row, before = game_row(game), counts(game)
-    for position, other in tokens(game).items():
+    for other in tokens(game).values():
         # Whoever's link the old form is posted through, it is stale.
         response = client.post(f"/s/{other}/act", old_data)
         assert_already_decided(response)
@@ -345,7 +345,7 @@ def test_pushing_a_chair_that_finished_or_fell_in_the_pond_is_refused_with_a_mes
     state = load_state(game)
     mover = mover_position(game)
     finished = next(
-        c for p, (c, s) in enumerate(zip(state.colours, state.race.status)) if s != "racing" and p != mover
+        c for p, (c, s) in enumerate(zip(state.colours, state.race.status, strict=True)) if s != "racing" and p != mover
     )
     token = tokens(game)[mover]
     version = str(game.decision_version)

@@ -99,7 +99,7 @@ def secret_cards(state: engine.State, public: set[int], viewer: int | None) -> s
     """Cards ``viewer`` (a seat, or None for the spectator) may not know now."""
     hidden = set(state.deck) | set(state.discard)
     if state.auction is not None:
-        for bidder, hand in zip(state.auction.bidders, state.auction.hands):
+        for bidder, hand in zip(state.auction.bidders, state.auction.hands, strict=True):
             if bidder != viewer:
                 hidden.update(hand)
     return hidden - public
