@@ -122,7 +122,10 @@ def main() -> None:
 
     print(f"\n{args.games:,} four-player games against each kind of opponent, the strong player's seat rotated; "
           f"{elapsed:.0f} s in {args.jobs} processes\n")
-    print(f"{'player v opponents':<26}{'games':>6}{'wins':>7}{'win rate':>10}{'95 % CI':>18}{'margin/best':>13}{'margin/mean':>13}")
+    print(
+        f"{'player v opponents':<26}{'games':>6}{'wins':>7}{'win rate':>10}{'95 % CI':>18}"
+        f"{'margin/best':>13}{'margin/mean':>13}"
+    )
     verdicts = []
     rows = [("strong", kind) for kind in OPPONENTS] + ([("playout", "simple")] if args.playout_games else [])
     for level, kind in rows:

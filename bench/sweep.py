@@ -164,7 +164,9 @@ def sweep_once() -> tuple[float, float, float, int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="timed sweeps per size; the median is shown (default 3)")
-    parser.add_argument("--sizes", default="100,10000,100000", help="running games, comma-separated (default 100,10000,100000)")
+    parser.add_argument(
+        "--sizes", default="100,10000,100000", help="running games, comma-separated (default 100,10000,100000)"
+    )
     args = parser.parse_args()
     sizes = sorted(int(size) for size in args.sizes.split(","))
     assert sizes[0] >= DUE, f"every size must be at least {DUE}"

@@ -255,7 +255,10 @@ def describe_notation(text: str, names: Names | Callable[[], Names] | None = Non
         picks = [arg.partition(":") for arg in args]
         return _("you removed %(picks)s") % {
             "picks": joined(
-                [_("%(owner)s's bearer in slot %(slot)s") % {"owner": who(colour), "slot": slot} for colour, _sep, slot in picks]
+                [
+                    _("%(owner)s's bearer in slot %(slot)s") % {"owner": who(colour), "slot": slot}
+                    for colour, _sep, slot in picks
+                ]
             )
         }
     if verb == "arrange" and args:

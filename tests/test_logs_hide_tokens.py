@@ -255,7 +255,9 @@ def test_the_handlers_celery_sets_up_get_the_filter(signal):
     logger.addHandler(handler)
     try:
         # Sent as the worker and beat send it, once their handlers are in place.
-        signal.send(sender=None, logger=logger, loglevel=logging.INFO, logfile=None, format="%(message)s", colorize=False)
+        signal.send(
+            sender=None, logger=logger, loglevel=logging.INFO, logfile=None, format="%(message)s", colorize=False
+        )
         try:
             raise RuntimeError(f"mail to reply+9.2.{token[:12]}@reply.localhost bounced")
         except RuntimeError:

@@ -221,6 +221,8 @@ def board_layout(observation: Mapping[str, Any], ruleset: engine.Ruleset, names:
     )
 
 
-def _text(x: float, y: float, text: str, *, bold: bool = False, size: int = 13, fill: str = INK, anchor: str = "start") -> dict[str, Any]:
+def _text(
+    x: float, y: float, text: str, *, bold: bool = False, size: int = 13, fill: str = INK, anchor: str = "start"
+) -> dict[str, Any]:
     return {"x": x, "y": y, "text": text, "bold": bold, "size": max(size, MIN_FONT), "fill": fill, "anchor": anchor}
 

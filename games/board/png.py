@@ -108,7 +108,13 @@ def drawn(width: int, height: int, grounds: str, figures: str) -> Image.Image:
         )
     for text in texts:
         # The layout gives SVG baselines; PIL's "ls" anchor is the same point.
-        draw.text(s(text["x"], text["y"]), text["text"], fill=rgb(text["fill"]), font=_font(text["size"], text["bold"]), anchor="ls")
+        draw.text(
+            s(text["x"], text["y"]),
+            text["text"],
+            fill=rgb(text["fill"]),
+            font=_font(text["size"], text["bold"]),
+            anchor="ls",
+        )
     return image
 
 
@@ -132,11 +138,16 @@ def _palette() -> Image.Image:
          CHAIR_OUTLINE, INK, LABEL, ACCENT, TRACK_LINE, LAST_MOVED, "#ffffff"]
     ))
     pairs = [(ink, ground) for ink in (INK, LABEL, ACCENT, POND_LABEL) for ground in grounds]
-    pairs += [(label_ink(chair), chair) for chair in chairs] + [(chair, ground) for chair in chairs for ground in grounds]
+    pairs += [(label_ink(chair), chair) for chair in chairs] + [
+        (chair, ground) for chair in chairs for ground in grounds
+    ]
     blends = Image.new("RGB", (BLEND_STEPS - 1, len(pairs)))
     for row, (ink, ground) in enumerate(pairs):
         for step in range(1, BLEND_STEPS):
-            blends.putpixel((step - 1, row), tuple(round(a + (b - a) * step / BLEND_STEPS) for a, b in zip(rgb(ink), rgb(ground), strict=True)))
+            blends.putpixel(
+                (step - 1, row),
+                tuple(round(a + (b - a) * step / BLEND_STEPS) for a, b in zip(rgb(ink), rgb(ground), strict=True)),
+            )
     exact = [rgb(colour) for colour in solids]
     quantized = blends.quantize(256 - len(solids), method=Image.Quantize.FASTOCTREE).getpalette()
     if quantized is None:
@@ -181,20 +192,38 @@ def _grounds(width: int, height: int, grounds: str) -> Image.Image:
         s(pond["x"], pond["y"], pond["x"] + pond["w"], pond["y"] + pond["h"]),
         radius=22 * SCALE, fill=rgb(POND[0]), outline=rgb(POND[1]), width=2 * SCALE,
     )
-    draw.text(s(pond["x"] + pond["w"] / 2, pond["y"] + 10), pond["label"], fill=rgb(POND_LABEL), font=_font(MIN_FONT), anchor="mm")
+    draw.text(
+        s(pond["x"] + pond["w"] / 2, pond["y"] + 10),
+        pond["label"],
+        fill=rgb(POND_LABEL),
+        font=_font(MIN_FONT),
+        anchor="mm",
+    )
     for space in spaces:
         x, y = space["x"], space["y"]
         fill, outline, width = POND + (2,) if space["pond"] else space_style(space)
         width = width + 1 if space["finish"] else width
         draw.rounded_rectangle(
-            s(x, y, x + SPACE_W, y + SPACE_H), radius=5 * SCALE, fill=rgb(fill), outline=rgb(outline), width=width * SCALE
+            s(x, y, x + SPACE_W, y + SPACE_H),
+            radius=5 * SCALE,
+            fill=rgb(fill),
+            outline=rgb(outline),
+            width=width * SCALE,
         )
         draw.text(s(x + SPACE_W / 2, y + 10), space["label"], fill=rgb(LABEL), font=_font(MIN_FONT), anchor="mm")
         if space["prize"]:
-            draw.text(s(x + SPACE_W / 2, y + SPACE_H + 10), space["prize"], fill=rgb(ACCENT), font=_font(MIN_FONT), anchor="mm")
+            draw.text(
+                s(x + SPACE_W / 2, y + SPACE_H + 10),
+                space["prize"],
+                fill=rgb(ACCENT),
+                font=_font(MIN_FONT),
+                anchor="mm",
+            )
     if arch:
         x, y = arch["x"], arch["y"]
         draw.arc(s(x - 2, y - 14, x + SPACE_W + 2, y + 10), 180, 360, fill=rgb(ACCENT), width=4 * SCALE)
         draw.line([tuple(s(x - 2, y - 2)), tuple(s(x - 2, y + 10))], fill=rgb(ACCENT), width=4 * SCALE)
-        draw.line([tuple(s(x + SPACE_W + 2, y - 2)), tuple(s(x + SPACE_W + 2, y + 10))], fill=rgb(ACCENT), width=4 * SCALE)
+        draw.line(
+            [tuple(s(x + SPACE_W + 2, y - 2)), tuple(s(x + SPACE_W + 2, y + 10))], fill=rgb(ACCENT), width=4 * SCALE
+        )
     return image

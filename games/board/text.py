@@ -44,5 +44,7 @@ def board_text(observation: Mapping[str, Any], names: Names) -> str:
             }
         )
         if auction["my_cards"]:
-            lines.append(_("Your secret cards: %(cards)s") % {"cards": " ".join(c["code"] for c in auction["my_cards"])})
+            lines.append(
+                _("Your secret cards: %(cards)s") % {"cards": " ".join(c["code"] for c in auction["my_cards"])}
+            )
     return "\n".join(lines)

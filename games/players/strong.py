@@ -82,7 +82,9 @@ def _field_push_chance(ruleset: Ruleset) -> float:
 
 
 @lru_cache(maxsize=200_000)
-def _race_worth(team: tuple[str, ...], rivals: tuple[tuple[str, ...] | None, ...], ruleset: Ruleset, race: int) -> float:
+def _race_worth(
+    team: tuple[str, ...], rivals: tuple[tuple[str, ...] | None, ...], ruleset: Ruleset, race: int
+) -> float:
     """Expected gold of ``team`` from race ``race`` against ``rivals``' teams."""
     rates = [race_model.push_chance(team, ruleset)] + [
         _field_push_chance(ruleset) if rival is FIELD else race_model.push_chance(rival, ruleset) for rival in rivals

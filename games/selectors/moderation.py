@@ -77,20 +77,36 @@ def attention(*, query: str = "", status: str = "", limit: int = 200) -> list[di
     ).values_list("pk", "deadline")[:limit]:
         if deadline is None:  # never after this filter (the column is nullable)
             continue
-        flag(game_id, deadline, _("decision overdue since %(when)s") % {"when": deadline.strftime("%Y-%m-%d %H:%M UTC")})
+        flag(
+            game_id, deadline, _("decision overdue since %(when)s") % {"when": deadline.strftime("%Y-%m-%d %H:%M UTC")}
+        )
     for seat in Seat.objects.filter(autopilot_reason="missed", game__status__in=ACTIVE).only(
         "game_id", "colour", "display_name", "email", "missed_deadlines"
     )[:limit]:
-        flag(seat.game_id, None, _("%(who)s missed %(n)d deadlines in a row (autopilot on)") % {"who": _who(seat), "n": seat.missed_deadlines})
+        flag(
+            seat.game_id,
+            None,
+            _("%(who)s missed %(n)d deadlines in a row (autopilot on)")
+            % {"who": _who(seat), "n": seat.missed_deadlines},
+        )
     for seat in Seat.objects.filter(email_undeliverable=True, game__status__in=ACTIVE).only(
         "game_id", "colour", "display_name", "email"
     )[:limit]:
-        flag(seat.game_id, None, _("%(who)s: email undeliverable (%(email)s)") % {"who": _who(seat), "email": seat.email})
+        flag(
+            seat.game_id, None, _("%(who)s: email undeliverable (%(email)s)") % {"who": _who(seat), "email": seat.email}
+        )
     failed = Notification.objects.filter(status=Notification.Status.FAILED, game__status__in=ACTIVE)
     # A refused address is already flagged as undeliverable above.
-    for notification in failed.exclude(seat__email_undeliverable=True).select_related("seat").order_by("created_at")[:limit]:
+    for notification in (
+        failed.exclude(seat__email_undeliverable=True).select_related("seat").order_by("created_at")[:limit]
+    ):
         who = _who(notification.seat) if notification.seat else notification.to_email
-        flag(notification.game_id, notification.created_at, _("%(who)s: an email could not be sent (%(kind)s: %(error)s)") % {"who": who, "kind": email_kind(notification.kind), "error": notification.last_error[:160]})
+        flag(
+            notification.game_id,
+            notification.created_at,
+            _("%(who)s: an email could not be sent (%(kind)s: %(error)s)")
+            % {"who": who, "kind": email_kind(notification.kind), "error": notification.last_error[:160]},
+        )
     for game_id, paused_at in Game.objects.filter(
         status=Game.Status.PAUSED, paused_at__lt=now - LONG_PAUSE
     ).values_list("pk", "paused_at")[:limit]:
@@ -98,7 +114,12 @@ def attention(*, query: str = "", status: str = "", limit: int = 200) -> list[di
             continue
         flag(game_id, paused_at, _("paused since %(when)s") % {"when": paused_at.strftime("%Y-%m-%d")})
     for help_request in HelpRequest.objects.filter(handled_at__isnull=True).select_related("seat")[:limit]:
-        flag(help_request.game_id, help_request.created_at, _("%(who)s asks for help: %(message)s") % {"who": _who(help_request.seat), "message": help_request.message[:120]})
+        flag(
+            help_request.game_id,
+            help_request.created_at,
+            _("%(who)s asks for help: %(message)s")
+            % {"who": _who(help_request.seat), "message": help_request.message[:120]},
+        )
 
     games = Game.objects.all()
     if query:
@@ -143,7 +164,8 @@ def game_in_full(game: Game, user) -> dict:
         auction = state.auction
         secrets = {
             "hands": {
-                state.colours[s]: [card_name(code(c)) for c in hand] for s, hand in zip(auction.bidders, auction.hands, strict=True)
+                state.colours[s]: [card_name(code(c)) for c in hand]
+                for s, hand in zip(auction.bidders, auction.hands, strict=True)
             }
             if auction
             else {},

@@ -237,7 +237,11 @@ def arrange_submit(*, seat: Seat, codes: list[str], source: str = ActionRecord.S
         except engine.NotationError as error:
             raise engine_refusal(error) from None
         current = [state.ruleset.code_of(card) for card in state.displays[seat.position]]
-        if isinstance(action, engine.Arrange) and engine.can_arrange(state, seat.position) and list(action.codes) == current:
+        if (
+            isinstance(action, engine.Arrange)
+            and engine.can_arrange(state, seat.position)
+            and list(action.codes) == current
+        ):
             # The order it already has (a form sent back unchanged): nothing
             # to record, and the game's version stays as it is.
             return game

@@ -99,7 +99,9 @@ def apply_with_chance(game: Game, state: engine.State, first: Step | None, versi
         step = None
 
 
-def state_commit(game: Game, seen_version: int, state: engine.State, records, new_version: int, decision_changed: bool, seats=None):
+def state_commit(
+    game: Game, seen_version: int, state: engine.State, records, new_version: int, decision_changed: bool, seats=None
+):
     """Compare-and-set the game row on ``seen_version``; zero rows means someone
     else acted first and this whole transaction is rolled back."""
     now = timezone.now()

@@ -35,7 +35,9 @@ def is_moderator(user) -> bool:
     )
 
 
-def _entry(*, moderator, game: Game, action: str, reason: str, seat: Seat | None = None, detail: str = "") -> ModerationEntry:
+def _entry(
+    *, moderator, game: Game, action: str, reason: str, seat: Seat | None = None, detail: str = ""
+) -> ModerationEntry:
     if not is_moderator(moderator):
         raise ServiceError(_("Only moderators may do that."))
     reason = (reason or "").strip()
@@ -88,7 +90,9 @@ def game_resume(*, moderator, game: Game, reason: str) -> Game:
         if game.paused_at is None:
             raise ValueError(f"game {game.pk} is paused but has no time it was paused at")
         paused_for = timezone.now() - game.paused_at
-        _entry(moderator=moderator, game=game, action="resume", reason=reason, detail=str(int(paused_for.total_seconds())))
+        _entry(
+            moderator=moderator, game=game, action="resume", reason=reason, detail=str(int(paused_for.total_seconds()))
+        )
         fields: dict[str, object] = {"status": Game.Status.RUNNING, "paused_at": None}
         if game.deadline is not None:
             fields["deadline"] = game.deadline + paused_for
@@ -130,7 +134,9 @@ def seat_replace(*, moderator, seat: Seat, new_email: str, reason: str) -> Seat:
         if Seat.objects.filter(game=game, email=new_email).exclude(pk=seat.pk).exists():
             raise ServiceError(_("That address already plays in this game."))
         _entry(moderator=moderator, game=game, action="replace", reason=reason, seat=seat)
-        started = SeatHolder.objects.filter(seat=seat).order_by("-until_seq").values_list("until_seq", flat=True).first()
+        started = (
+            SeatHolder.objects.filter(seat=seat).order_by("-until_seq").values_list("until_seq", flat=True).first()
+        )
         SeatHolder.objects.create(
             seat=seat,
             email=seat.email,
@@ -158,8 +164,12 @@ def seat_replace(*, moderator, seat: Seat, new_email: str, reason: str) -> Seat:
 def autopilot_set(*, moderator, seat: Seat, on: bool, reason: str) -> Seat:
     with transaction.atomic():
         game = game_lock(seat.game_id)
-        _entry(moderator=moderator, game=game, action="autopilot_on" if on else "autopilot_off", reason=reason, seat=seat)
-        Seat.objects.filter(pk=seat.pk).update(autopilot=on, autopilot_reason="moderator" if on else "", missed_deadlines=0)
+        _entry(
+            moderator=moderator, game=game, action="autopilot_on" if on else "autopilot_off", reason=reason, seat=seat
+        )
+        Seat.objects.filter(pk=seat.pk).update(
+            autopilot=on, autopilot_reason="moderator" if on else "", missed_deadlines=0
+        )
         seat.refresh_from_db()
     if on and game.status == Game.Status.RUNNING:
         orders_apply_now(game_id=game.pk)

@@ -37,7 +37,9 @@ def decision_context(
     return context
 
 
-def notices_after_decision(game: Game, state: engine.State, seats: dict[int, Seat], records: list[ActionRecord]) -> None:
+def notices_after_decision(
+    game: Game, state: engine.State, seats: dict[int, Seat], records: list[ActionRecord]
+) -> None:
     """Tell the seat now to decide (with what happened since its last
     decision); tell everyone race results and, at the end, the outcome. One
     INSERT for all of them: the version is new, so none can be there yet."""
@@ -46,10 +48,17 @@ def notices_after_decision(game: Game, state: engine.State, seats: dict[int, Sea
     emails: list[Email] = []
     for seat in seats.values():
         if engine.is_over(state):
-            emails.append(Email(seat, "over", "game_over", {"observation": engine.observe(state, seat.position), "names": names}))
+            emails.append(
+                Email(seat, "over", "game_over", {"observation": engine.observe(state, seat.position), "names": names})
+            )
         elif finished_races and seat.email_mode == Seat.EmailMode.EVERY:
             emails.append(
-                Email(seat, "race", "race", {"events": finished_races, "names": names, "races": [e["number"] for e in finished_races]})
+                Email(
+                    seat,
+                    "race",
+                    "race",
+                    {"events": finished_races, "names": names, "races": [e["number"] for e in finished_races]},
+                )
             )
     mover = engine.to_move(state)
     to_decide = None if engine.is_over(state) or mover is None else seats.get(mover)
@@ -84,8 +93,13 @@ def reminder_send(*, game_id: int, seen_version: int) -> int:
             game=game, seat=seat, version=game.decision_version, kind__startswith="reminder"
         ).count()
         queued = notification_queue(
-            game=game, seat=seat, kind="reminder" if not earlier else f"reminder-{earlier + 1}",
-            version=game.decision_version, template="reminder",
-            context=decision_context(game, state, seat, {s.colour: s.name for s in Seat.objects.filter(game=game)}, since=[]),
+            game=game,
+            seat=seat,
+            kind="reminder" if not earlier else f"reminder-{earlier + 1}",
+            version=game.decision_version,
+            template="reminder",
+            context=decision_context(
+                game, state, seat, {s.colour: s.name for s in Seat.objects.filter(game=game)}, since=[]
+            ),
         )
         return int(queued is not None)

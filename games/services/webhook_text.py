@@ -129,7 +129,13 @@ def _race(context: dict, public_id: str) -> tuple[str, dict]:
     event, names = context["event"], context["names"]
     text = _("Galopp Royal #%(id)s: %(result)s") % {"id": public_id, "result": describe_race(event, names)}
     ranking = [
-        {"place": place, "colour": colour, "player": names.get(colour, colour), "prize": prize, "pond": colour in event["pond"]}
+        {
+            "place": place,
+            "colour": colour,
+            "player": names.get(colour, colour),
+            "prize": prize,
+            "pond": colour in event["pond"],
+        }
         for place, (colour, prize) in enumerate(zip(event["ranking"], event["prizes"], strict=False), start=1)
     ]
     return text, {"race": {"number": event["number"], "ranking": ranking}}
@@ -139,7 +145,12 @@ def _over(context: dict, public_id: str) -> tuple[str, dict]:
     event, names = context["event"], context["names"]
     text = _("Galopp Royal #%(id)s: %(end)s") % {"id": public_id, "end": describe(event, names)}
     standings = [
-        {"place": place, "colour": row["colour"], "player": names.get(row["colour"], row["colour"]), "gold": row["gold"]}
+        {
+            "place": place,
+            "colour": row["colour"],
+            "player": names.get(row["colour"], row["colour"]),
+            "gold": row["gold"],
+        }
         for place, row in enumerate(event["standings"], start=1)
     ]
     return text, {"standings": standings}

@@ -149,7 +149,9 @@ def _events(records: list[ActionRecord], kind: str) -> list[dict]:
     return [event for record in records for event in record.events if event["type"] == kind]
 
 
-def webhooks_queue(game: Game, state: engine.State, seats: dict[int, Seat], records: list[ActionRecord]) -> list[WebhookDelivery]:
+def webhooks_queue(
+    game: Game, state: engine.State, seats: dict[int, Seat], records: list[ActionRecord]
+) -> list[WebhookDelivery]:
     """The deliveries a decision causes, written in its transaction (call
     from notices_after_decision). No query at all in a game none of whose
     seats ever had a webhook."""
@@ -183,7 +185,11 @@ def webhooks_queue(game: Game, state: engine.State, seats: dict[int, Seat], reco
     rows = []
     for hook in hooks:
         for event, key, context in told:
-            if event == "turn" and hook.scope == Webhook.Scope.SEAT and context["position"] != owners[hook.seat_id].position:
+            if (
+                event == "turn"
+                and hook.scope == Webhook.Scope.SEAT
+                and context["position"] != owners[hook.seat_id].position
+            ):
                 continue  # a seat's webhook is told of its own turns only
             rows.append(
                 WebhookDelivery(webhook=hook, game=game, event=event, key=key, version=game.version, context=context)

@@ -270,7 +270,10 @@ class AbsenceForm(forms.Form):
 
 class ApiTokenForm(forms.Form):
     label = forms.CharField(
-        label=_("What it is for"), max_length=40, required=False, help_text=_("For example: my bot, or the app on my phone.")
+        label=_("What it is for"),
+        max_length=40,
+        required=False,
+        help_text=_("For example: my bot, or the app on my phone."),
     )
 
 

@@ -30,7 +30,9 @@ def template_of(path: str, document: dict) -> str:
     parts = path.split("?")[0].removeprefix("/api/v1").split("/")
     for template in document["paths"]:
         pattern = template.split("/")
-        if len(pattern) == len(parts) and all(p == q or (p.startswith("{") and q) for p, q in zip(pattern, parts, strict=True)):
+        if len(pattern) == len(parts) and all(
+            p == q or (p.startswith("{") and q) for p, q in zip(pattern, parts, strict=True)
+        ):
             return template
     raise AssertionError(f"{path} is not in the document")
 

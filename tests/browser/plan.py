@@ -67,7 +67,9 @@ def opening(game: Game, colours: list[str], variant: int) -> list[Move]:
     for one choice of bids and pushes (``variant`` seeds those choices)."""
     rng = random.Random(variant)
     sim = Game(seed=game.seed, public_id=game.public_id)
-    state, version = apply_with_chance(sim, engine.new_game(engine.Ruleset.from_json(game.ruleset), colours), None, 0, [])
+    state, version = apply_with_chance(
+        sim, engine.new_game(engine.Ruleset.from_json(game.ruleset), colours), None, 0, []
+    )
     moves: list[Move] = []
     arranged = set()
     while not (state.phase == "race" and state.race.number == 2):

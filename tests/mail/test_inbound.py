@@ -258,7 +258,9 @@ def test_the_inbound_webhook_stores_the_reply_and_applies_it(raw):
 
 
 @override_settings(ANYMAIL=ANYMAIL_TEST_SETTINGS)
-@pytest.mark.parametrize("auth", [None, basic_auth("webhookuser:wrong"), basic_auth("intruder:webhookpass"), "Bearer x"])
+@pytest.mark.parametrize(
+    "auth", [None, basic_auth("webhookuser:wrong"), basic_auth("intruder:webhookpass"), "Bearer x"]
+)
 def test_a_forged_inbound_webhook_call_is_rejected_and_nothing_is_stored(auth):
     game = started_game()
     seat = mover(game)

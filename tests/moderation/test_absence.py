@@ -183,7 +183,9 @@ def test_with_autopilot_the_absent_seats_decisions_are_made_at_once_by_the_compu
     for _ in range(60):
         game = play_steps(game, 1, random.Random(_))
         assert mover(game) != position
-    assert not ActionRecord.objects.filter(game=game, seat=position, seq__gt=version).exclude(actor="autopilot").exists()
+    assert (
+        not ActionRecord.objects.filter(game=game, seat=position, seq__gt=version).exclude(actor="autopilot").exists()
+    )
 
     # Back (the absence over), its decisions wait for the player again.
     traveller.move_to(absence.ends_at + timedelta(minutes=1))

@@ -271,7 +271,13 @@ def test_aborting_ends_the_game_and_mails_every_player_the_message(
 ):
     with django_capture_on_commit_callbacks(execute=True):
         response = act(
-            mod_client, game, "abort", confirm="yes", message="We are sorry: the game is cancelled.", reason="cheating", follow=True
+            mod_client,
+            game,
+            "abort",
+            confirm="yes",
+            message="We are sorry: the game is cancelled.",
+            reason="cheating",
+            follow=True,
         )
     assert "Done." in text_of(response)
     game.refresh_from_db()
@@ -301,7 +307,9 @@ def test_aborting_needs_a_message_for_the_players(mod_client, game):
 def test_every_action_is_logged_with_who_when_what_and_why_on_the_moderation_page(mod_client, moderator, game):
     act(mod_client, game, "extend", hours=6, reason="slow week")
     act(mod_client, game, "resend", seat=1, reason="lost link")
-    entries = list(ModerationEntry.objects.order_by("pk").values_list("moderator", "action", "detail", "reason", "seat_position"))
+    entries = list(
+        ModerationEntry.objects.order_by("pk").values_list("moderator", "action", "detail", "reason", "seat_position")
+    )
     assert entries == [
         (moderator.pk, "extend", "6", "slow week", mover(game)),
         (moderator.pk, "resend", "", "lost link", 1),

@@ -100,7 +100,9 @@ def test_each_seats_timeline_shows_emails_bounces_opened_links_and_who_decided(m
         (third, "moderator (moderator)", "pass"),
         (fourth, "autopilot (server)", "(?:pass|bid [0-9]+)"),
     ):
-        told = rf'<span title="{title}">{re.escape(names[position])} (?:passed|bid)[^<]*</span> — {re.escape(decided_by)}'
+        told = (
+            rf'<span title="{title}">{re.escape(names[position])} (?:passed|bid)[^<]*</span> — {re.escape(decided_by)}'
+        )
         assert re.search(told, page), (names[position], decided_by)
     # Emails with their state; the bounce with its error.
     assert all(n.status == "failed" for n in timelines[first]["emails"])

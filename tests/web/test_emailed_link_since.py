@@ -116,7 +116,21 @@ def test_the_same_link_opened_before_anything_happened_shows_no_such_box(django_
 
 @pytest.mark.parametrize(
     "since",
-    ["", "abc", "-1", "1.5", " 1", "1e3", "0x1", "٣", "²", "9999999999", "99999999999999999999999999", "9" * 5000, "%00"],
+    [
+        "",
+        "abc",
+        "-1",
+        "1.5",
+        " 1",
+        "1e3",
+        "0x1",
+        "٣",
+        "²",
+        "9999999999",
+        "99999999999999999999999999",
+        "9" * 5000,
+        "%00",
+    ],
 )
 def test_a_made_up_since_answers_the_page_with_no_box(django_capture_on_commit_callbacks, since):
     game, seat, link = _game_with_a_turn_email(django_capture_on_commit_callbacks)

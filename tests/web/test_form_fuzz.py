@@ -128,7 +128,10 @@ def _as_int(value) -> int | None:
 
 
 def _games() -> dict[int, tuple]:
-    return {pk: (v, dv, status) for pk, v, dv, status in Game.objects.values_list("pk", "version", "decision_version", "status")}
+    return {
+        pk: (v, dv, status)
+        for pk, v, dv, status in Game.objects.values_list("pk", "version", "decision_version", "status")
+    }
 
 
 @pytest.fixture

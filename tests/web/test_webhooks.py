@@ -308,7 +308,9 @@ def test_a_table_webhook_tells_every_race_and_the_end_and_no_delivery_holds_a_li
     versions = dict(deliveries.values_list("public_id", "version"))
     secret_at: dict[int, set[str]] = {}
     log = Log(game)
-    log.advance(game, lambda version, state: secret_at.__setitem__(version, codes(secret_cards(state, log.public, None))))
+    log.advance(
+        game, lambda version, state: secret_at.__setitem__(version, codes(secret_cards(state, log.public, None)))
+    )
     for arrival in receiver.bodies("/table") + receiver.bodies("/discord"):
         text = arrival.body.decode()
         for token in links.values():
