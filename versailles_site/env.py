@@ -13,7 +13,7 @@ default" rather than an error.
 import os
 import re
 from collections.abc import Mapping
-from typing import overload
+from typing import Any, overload
 from urllib.parse import SplitResult, parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
@@ -158,7 +158,7 @@ def proxy_ssl_header(environ: Mapping[str, str]) -> tuple[str, str] | None:
     return "HTTP_" + name.upper().replace("-", "_"), expected
 
 
-def database_config(environ: Mapping[str, str], *, sqlite_path: str) -> dict:
+def database_config(environ: Mapping[str, str], *, sqlite_path: str) -> dict[str, Any]:
     """DATABASES["default"] from DATABASE_URL, or the embedded SQLite file."""
     url = _raw(environ, "DATABASE_URL")
     if url is None:
@@ -264,7 +264,7 @@ def _check_webhook_secret(secret: str | None, provider: str | None) -> None:
         )
 
 
-def email_config(environ: Mapping[str, str]) -> tuple[str, dict]:
+def email_config(environ: Mapping[str, str]) -> tuple[str, dict[str, Any]]:
     """EMAIL_BACKEND and the ANYMAIL settings from EMAIL_PROVIDER.
 
     EMAIL_PROVIDER names any ESP django-anymail supports (its backend module:

@@ -5,6 +5,7 @@ nothing read from the database."""
 from __future__ import annotations
 
 from email.mime.image import MIMEImage
+from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -21,7 +22,7 @@ from games.narrate import describe
 SUBJECT_MAX = 200
 
 
-def email_render(template: str, context: dict, language: str | None = None) -> tuple[str, str, str]:
+def email_render(template: str, context: dict[str, Any], language: str | None = None) -> tuple[str, str, str]:
     """Subject, text and HTML of ``emails/<template>*``, in ``language`` (the
     seat's), whatever language the request or task that writes it speaks."""
     context = dict(context)
@@ -37,7 +38,7 @@ def email_render(template: str, context: dict, language: str | None = None) -> t
     return subject, text, html
 
 
-def _tell(context: dict) -> None:
+def _tell(context: dict[str, Any]) -> None:
     """Word what the outbox row keeps as facts (engine events, the
     observation) in the language now active: a row queued by an English
     request for a German seat still reads German."""
@@ -49,7 +50,7 @@ def _tell(context: dict) -> None:
         context["board_text"] = board_text(context["observation"], names)
 
 
-def _plain(name: str, context: dict) -> str:
+def _plain(name: str, context: dict[str, Any]) -> str:
     """A plain-text template, rendered with autoescape off whatever the
     template says: "O'Brien & Co" is not HTML and must not read "O&#x27;Brien"."""
     template = get_template(name)
@@ -66,9 +67,9 @@ def email_message(
     to: str,
     unsubscribe: str | None,
     reply_to: str | None,
-    picture: dict | None,
+    picture: dict[str, Any] | None,
     tag: str,
-    metadata: dict,
+    metadata: dict[str, Any],
     message_id: str | None = None,
     in_reply_to: str | None = None,
     game: str | None = None,

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 
@@ -33,7 +34,7 @@ LINKS_PER_CLIENT = Limit("links-client", 20, 3600)
 GAMES_PER_CLIENT = Limit("games-client", 5, 3600)
 
 
-def client_ip(request) -> str:
+def client_ip(request: HttpRequest) -> str:
     """REMOTE_ADDR, or behind TRUSTED_PROXY_HOPS proxies the address the
     outermost of them appended to X-Forwarded-For (the entries left of it are
     whatever the client sent). Also used by django-axes for sign-in lockouts."""
@@ -41,7 +42,8 @@ def client_ip(request) -> str:
     hops = getattr(settings, "TRUSTED_PROXY_HOPS", 0)
     if hops <= 0:
         return remote
-    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+    header: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    forwarded = [part.strip() for part in header.split(",") if part.strip()]
     if len(forwarded) < hops:
         # Not through every proxy we were told of: take what we can see.
         return remote
@@ -104,7 +106,7 @@ def limits_counted(checks: list[tuple[Limit, str]]) -> int | None:
     return max(1, int(max(over)) + 1) if over else None
 
 
-def too_many(request, retry_after: int):
+def too_many(request: HttpRequest, retry_after: int) -> HttpResponse:
     """The page for a refused request: 429, and when to try again."""
     response = render(request, "public/too_many.html", {"minutes": max(1, (retry_after + 59) // 60)}, status=429)
     response["Retry-After"] = str(retry_after)
