@@ -54,7 +54,9 @@ def track_sketch_svg(*, start: int, lowest: int, pond_spaces: tuple[int, ...] | 
     width = x0 + len(numbers) * (SPACE + GAP) + 22 + SPACE + 8
     height = 118
     y = 46
+    # Translated outside the f-strings, where makemessages finds them.
     label = _("Sketch of the track: the shell pond, the spaces behind START, START, and the finish arch")
+    finish = _("Finish")
     parts = [
         f'<svg class="rules-track" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
         f'aria-label="{escape(label)}" '
@@ -91,7 +93,7 @@ def track_sketch_svg(*, start: int, lowest: int, pond_spaces: tuple[int, ...] | 
         f'<text x="{fx + SPACE // 2}" y="{y + 21}" font-size="{MIN_FONT}" fill="#222">{first_finish}</text>'
         f'<path d="M{fx - 3} {y - 2} v-12 a19 14 0 0 1 38 0 v12" fill="none" stroke="{ACCENT}" stroke-width="3"/>'
         f'<text x="{fx + SPACE // 2 - 6}" y="{y + SPACE + 18}" font-size="{MIN_FONT}" fill="currentColor">'
-        f'{escape(_("Finish"))}</text>'
+        f'{escape(finish)}</text>'
         "</svg>"
     )
     return mark_safe("".join(parts))

@@ -22,6 +22,9 @@ def board_svg(observation: Mapping[str, Any], ruleset: engine.Ruleset, names: Na
     No width attribute: CSS scales it to the column (see .board in site.css)."""
     layout = board_layout(observation, ruleset, names)
     aria = "; ".join([layout.title, *layout.aria])
+    # Translated outside the f-strings, where makemessages finds them.
+    prizes_title = _("Prizes: 1st/2nd/3rd")
+    arch_title = _("The arch")
     parts = [
         f'<svg class="board" viewBox="0 0 {layout.width} {layout.height}" preserveAspectRatio="xMinYMin meet" '
         f'role="img" aria-label="{escape(aria)}" xmlns="http://www.w3.org/2000/svg" '
@@ -51,13 +54,13 @@ def board_svg(observation: Mapping[str, Any], ruleset: engine.Ruleset, names: Na
             parts.append(
                 f'<text x="{x + SPACE_W / 2}" y="{y + SPACE_H + 14}" font-size="{MIN_FONT}" text-anchor="middle" '
                 f'fill="{ACCENT}" font-weight="{700 if space["current"] else 400}">{space["prize"]}'
-                f'<title>{escape(_("Prizes: 1st/2nd/3rd"))}</title></text>'
+                f'<title>{escape(prizes_title)}</title></text>'
             )
     if layout.arch:
         x, y = layout.arch["x"], layout.arch["y"]
         parts.append(
             f'<path class="arch" d="M{x - 2} {y + 10} V{y - 2} A{SPACE_W / 2 + 2} 12 0 0 1 {x + SPACE_W + 2} {y - 2} '
-            f'V{y + 10}" fill="none" stroke="{ACCENT}" stroke-width="4"><title>{escape(_("The arch"))}</title></path>'
+            f'V{y + 10}" fill="none" stroke="{ACCENT}" stroke-width="4"><title>{escape(arch_title)}</title></path>'
         )
     for marker in layout.markers:
         parts.append(_marker(marker))

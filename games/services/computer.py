@@ -41,7 +41,7 @@ def computer_moves(*, game_id: int) -> int:
             return made
         action = players.choose(state, mover, level, random.Random())
         if action is None:
-            return made
+            raise ValueError(f"the {level} computer player found no decision in game {game_id}")
         try:
             if computer_decision(game_id=game_id, seen_version=game.decision_version, action=action) is None:
                 return made
