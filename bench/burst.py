@@ -76,7 +76,12 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
 from bench._common import (  # noqa: E402
-    BENCH_SECRET_KEY, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, percentile, proc_stat, with_path,
+    BENCH_SECRET_KEY,
+    DEFAULT_DATABASE_URL,
+    DEFAULT_REDIS_URL,
+    percentile,
+    proc_stat,
+    with_path,
 )
 
 LATENESS_TARGET_SECONDS = 60.0
@@ -99,10 +104,18 @@ ATTEMPTS = 20
 def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000, help="games whose race ends at once (default 10,000)")
-    parser.add_argument("--due", type=int, default=300, help="other games with a deadline during the drain (default 300)")
-    parser.add_argument("--redis-db", type=int, default=14, help="Redis database number of the bench's own (default 14)")
-    parser.add_argument("--timeout", type=float, default=None, help="seconds before everything is stopped (default 600 + 0.5 per game)")
-    parser.add_argument("--seed", type=int, default=1, help="random decisions that bring the first game to the race's end")
+    parser.add_argument(
+        "--due", type=int, default=300, help="other games with a deadline during the drain (default 300)"
+    )
+    parser.add_argument(
+        "--redis-db", type=int, default=14, help="Redis database number of the bench's own (default 14)"
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=None, help="seconds before everything is stopped (default 600 + 0.5 per game)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=1, help="random decisions that bring the first game to the race's end"
+    )
     args = parser.parse_args()
     if args.games < 1 or args.due < 1:
         parser.error("--games and --due must be at least 1")
@@ -146,14 +159,13 @@ from django.db.models import Min  # noqa: E402
 from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from bench._games import games_copy, log_copy, seats_copy  # noqa: E402
 from games import engine  # noqa: E402
 from games.models import ActionRecord, Game, Notification, Seat  # noqa: E402
 from games.services.decisions import decision_submit  # noqa: E402
 from games.services.game_state import load_state  # noqa: E402
 from tests.factories import play_until, started_game  # noqa: E402
 from versailles_site.celery import app  # noqa: E402
-
-from bench._games import games_copy, log_copy, seats_copy  # noqa: E402
 
 
 class BenchTimeout(Exception):
@@ -219,7 +231,10 @@ def burst_apply(game_ids: list[int], template: Game) -> float:
         for seat in seats:
             decision_submit(seat=seat, text=text, seen_version=template.decision_version)
         done = min(start + 500, len(game_ids))
-        print(f"  race ended in {done:,} of {len(game_ids):,} games ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+        print(
+            f"  race ended in {done:,} of {len(game_ids):,} games ({time.perf_counter() - started:.0f} s)",
+            file=sys.stderr,
+        )
     return time.perf_counter() - started
 
 
@@ -297,7 +312,15 @@ def services_make() -> tuple[Service, Service, Service]:
     pid = os.getpid()
     sweeps = Service(
         "sweeps-worker",
-        ["worker", "-Q", settings.CELERY_TASK_DEFAULT_QUEUE, "-n", f"burst-sweeps-{pid}@%h", "--concurrency=1", "--loglevel=INFO"],
+        [
+            "worker",
+            "-Q",
+            settings.CELERY_TASK_DEFAULT_QUEUE,
+            "-n",
+            f"burst-sweeps-{pid}@%h",
+            "--concurrency=1",
+            "--loglevel=INFO",
+        ],
         " ready.",
     )
     mail = Service(
@@ -305,7 +328,11 @@ def services_make() -> tuple[Service, Service, Service]:
         ["worker", "-Q", settings.MAIL_QUEUE, "-n", f"burst-mail-{pid}@%h", "--concurrency=1", "--loglevel=INFO"],
         " ready.",
     )
-    beat = Service("beat", ["beat", "--loglevel=INFO", "--schedule", str(Path(_tmp.name) / "celerybeat-schedule")], "beat: Starting")
+    beat = Service(
+        "beat",
+        ["beat", "--loglevel=INFO", "--schedule", str(Path(_tmp.name) / "celerybeat-schedule")],
+        "beat: Starting",
+    )
     return sweeps, mail, beat
 
 
@@ -362,8 +389,9 @@ def drain(mail: Service, burst_last_id: int, due_ids: list[int], due_version: in
     last = max(calibrated + timedelta(seconds=left), first + timedelta(seconds=BEAT_DEADLINE_PERIOD_SECONDS))
     deadlines = deadlines_place(due_ids, first, last)
     print(
-        f"  {sent:,} of {queued:,} emails sent in the first {(calibrated - started).total_seconds():.0f} s ({rate:.1f}/s): "
-        f"{len(due_ids)} deadlines placed from +{(first - started).total_seconds():.0f} s to +{(last - started).total_seconds():.0f} s",
+        f"  {sent:,} of {queued:,} emails sent in the first {(calibrated - started).total_seconds():.0f} s "
+        f"({rate:.1f}/s): {len(due_ids)} deadlines placed from +{(first - started).total_seconds():.0f} s "
+        f"to +{(last - started).total_seconds():.0f} s",
         file=sys.stderr,
     )
     shown = time.monotonic()
@@ -379,7 +407,10 @@ def drain(mail: Service, burst_last_id: int, due_ids: list[int], due_version: in
         if time.monotonic() - shown >= PROGRESS_EVERY_SECONDS:
             shown = time.monotonic()
             elapsed = (timezone.now() - started).total_seconds()
-            print(f"  +{elapsed:.0f} s: {waiting:,} emails unsent, {applied} of {len(due_ids)} deadlines applied", file=sys.stderr)
+            print(
+                f"  +{elapsed:.0f} s: {waiting:,} emails unsent, {applied} of {len(due_ids)} deadlines applied",
+                file=sys.stderr,
+            )
         time.sleep(POLL_SECONDS)
     return {
         "started": started,
@@ -435,7 +466,9 @@ def report(seen: dict, due_ids: list[int], due_version: int, burst: dict, sweeps
         f"('{burst['text']}' through decision_submit, {burst['seconds']:.0f} s in the bench process "
         f"before any worker ran, {burst['seconds'] * 1000 / burst['games']:.1f} ms a game)"
     )
-    print(f"emails queued:   {seen['queued']:,} ({burst['race_emails']:,} race results, {burst['turn_emails']:,} turns)")
+    print(
+        f"emails queued:   {seen['queued']:,} ({burst['race_emails']:,} race results, {burst['turn_emails']:,} turns)"
+    )
     print(
         f"drain:           {burst_sent_count:,} of them sent in {drain_seconds:,.1f} s from the mail worker's start; "
         f"{failed} failed, {unsent(pk__lte=last_id)} unsent"
@@ -458,7 +491,8 @@ def report(seen: dict, due_ids: list[int], due_version: int, burst: dict, sweeps
         )
     if runs:
         print(
-            f"deadline sweeps: {len(runs)} run{'s' if len(runs) != 1 else ''}, {sum(applied for _, applied in runs)} defaults applied, "
+            f"deadline sweeps: {len(runs)} run{'s' if len(runs) != 1 else ''}, "
+            f"{sum(applied for _, applied in runs)} defaults applied, "
             f"longest run {max(seconds for seconds, _ in runs):.2f} s"
         )
     if seen["timed_out"]:
@@ -497,7 +531,9 @@ def main() -> int:
     try:
         old_config = setup_databases(verbosity=0, interactive=False, serialized_aliases=set())
         # The workers and the beat open the throwaway database, not DATABASE_URL's.
-        os.environ["DATABASE_URL"] = with_path(os.environ["DATABASE_URL"].strip(), f"/{connection.settings_dict['NAME']}")
+        os.environ["DATABASE_URL"] = with_path(
+            os.environ["DATABASE_URL"].strip(), f"/{connection.settings_dict['NAME']}"
+        )
         print("making the games", file=sys.stderr)
         race_template, due_template = templates_make()
         race = load_state(race_template).race.number

@@ -19,8 +19,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.players.autoplay import random_action  # noqa: E402
-from games.engine import CLASSIC, apply, is_over, new_game, to_move  # noqa: E402
+from games.engine import CLASSIC, apply, is_over, new_game, to_move
+from games.players.autoplay import random_action
 
 
 def play_one(players: int, rng: random.Random) -> int:
@@ -52,7 +52,7 @@ def main() -> None:
     print(f"{'players':>7} {'games/s (median)':>17} {'best':>8} {'steps/game':>11}")
     for players in (3, 4, 6):
         rates = []
-        for repeat in range(args.repeats):
+        for _repeat in range(args.repeats):
             rate, steps = measure(players, args.games, args.seed)
             rates.append(rate)
         print(f"{players:>7} {statistics.median(rates):>17.1f} {max(rates):>8.1f} {steps:>11.0f}")

@@ -93,6 +93,7 @@ user counts.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
@@ -114,7 +115,12 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
 from bench._common import (  # noqa: E402
-    BENCH_SECRET_KEY, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, percentile, proc_stat, with_path,
+    BENCH_SECRET_KEY,
+    DEFAULT_DATABASE_URL,
+    DEFAULT_REDIS_URL,
+    percentile,
+    proc_stat,
+    with_path,
 )
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -342,10 +348,12 @@ def decision_choice(page: str, rng: random.Random) -> tuple[str, dict] | None:
 def drive(spec_path: str) -> None:
     """Run every step of the spec with locust as a library; write the results."""
     # locust first: importing it patches the standard library for gevent.
+    # isort: off
     from locust import FastHttpUser, constant
     from locust.env import Environment
     import gevent
     import redis
+    # isort: on
 
     spec = json.loads(Path(spec_path).read_text())
     base_url = spec["base_url"]
@@ -621,7 +629,11 @@ def games_make(count: int, sample: int, depth: int) -> dict:
     log_copy(template, played[1:])
     print(f"  {sample:,} action logs by {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
     tokens = links_issue(played)
-    print(f"  {sample * len(tokens[template.pk]):,} links by {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+    print(
+        f"  {sample * len(tokens[template.pk]):,} links by {time.monotonic() - started:.0f} s",
+        file=sys.stderr,
+        flush=True,
+    )
 
     with connection.cursor() as cursor:
         # Statistics and visibility maps now, not an autovacuum during a step;
@@ -688,18 +700,14 @@ class Services:
     def stop(self) -> None:
         for process in self.processes.values():
             if process.poll() is None:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.killpg(process.pid, signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
         for process in self.processes.values():
             try:
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.killpg(process.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
                 process.wait(timeout=10)
 
 
@@ -799,8 +807,9 @@ def report(args, made: dict, results: dict, cores: int, versions: dict) -> None:
         f"copied; {made['seats']:,} seats), made in {made['seconds']:.0f} s."
     )
     print(
-        f"gunicorn {versions['gunicorn']} ({args.web_workers} workers x {args.web_threads} threads, DEBUG=false), PostgreSQL {versions['postgres']}, "
-        f"Redis {versions['redis']}, Celery workers on the celery and mail queues (prefork, concurrency 2 each) and beat "
+        f"gunicorn {versions['gunicorn']} ({args.web_workers} workers x {args.web_threads} threads, DEBUG=false), "
+        f"PostgreSQL {versions['postgres']}, Redis {versions['redis']}, "
+        "Celery workers on the celery and mail queues (prefork, concurrency 2 each) and beat "
         f"at nice {args.worker_nice}, "
         f"email to the dev mailbox; locust {versions['locust']} (FastHttpUser, no wait) on the same {cores} cores."
     )
@@ -809,7 +818,11 @@ def report(args, made: dict, results: dict, cores: int, versions: dict) -> None:
         return f"{value * 1000:8.2f}"
 
     print(f"\nIdle services over {idle['window_seconds']:.0f} s (beat, sweeps, idle processes), CPU-s per second:")
-    print("  " + "   ".join(f"{name} {idle_rate[name]:.4f}" for name in SERVICES) + f"   all {sum(idle_rate.values()):.4f}")
+    print(
+        "  "
+        + "   ".join(f"{name} {idle_rate[name]:.4f}" for name in SERVICES)
+        + f"   all {sum(idle_rate.values()):.4f}"
+    )
 
     header = f"{'':34}{'requests':>9}" + "".join(f"{name:>9}" for name in SERVICES) + f"{'total':>9}"
     print(
@@ -824,7 +837,11 @@ def report(args, made: dict, results: dict, cores: int, versions: dict) -> None:
         ("seat JSON (GET)", calibration["seat_json"], seat_json),
     ]
     for label, step, cost in rows:
-        print(f"{label:34}{len(step['requests']):>9}" + "".join(ms(cost[name]) + " " for name in SERVICES) + ms(sum(cost.values())))
+        print(
+            f"{label:34}{len(step['requests']):>9}"
+            + "".join(ms(cost[name]) + " " for name in SERVICES)
+            + ms(sum(cost.values()))
+        )
     print(
         f"{'decision, its 2 pages and emails':34}{decided['decisions']:>9}"
         + "".join(ms(cycle[name]) + " " for name in SERVICES)
@@ -852,7 +869,8 @@ def report(args, made: dict, results: dict, cores: int, versions: dict) -> None:
     )
     header = (
         f"{'users':>5}{'requests':>10}{'req/s':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'errors':>8}{'409s':>6}"
-        f"{'decisions':>10}{'emails':>8}{'web CPU ms/req':>16}{'services busy':>15}{'locust':>8}{'other':>8}{'ref ms':>8}"
+        f"{'decisions':>10}{'emails':>8}{'web CPU ms/req':>16}{'services busy':>15}"
+        f"{'locust':>8}{'other':>8}{'ref ms':>8}"
         f"{'busiest web':>13}"
     )
     print(header)
@@ -969,21 +987,32 @@ def versions_of(connection, redis_url: str) -> dict[str, str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000, help="running games (default 100000)")
-    parser.add_argument("--sample", type=int, default=10_000, help="games the load plays, with logs and links (default 10000)")
+    parser.add_argument(
+        "--sample", type=int, default=10_000, help="games the load plays, with logs and links (default 10000)"
+    )
     parser.add_argument("--depth", type=int, default=200, help="decisions played in the copied game (default 200)")
     parser.add_argument("--seconds", type=float, default=30, help="seconds at each number of users (default 30)")
     parser.add_argument("--users", default="1,4,16,32", help="numbers of users, comma-separated (default 1,4,16,32)")
     parser.add_argument("--calibrate-users", type=int, default=2, help="users while each kind runs alone (default 2)")
     parser.add_argument("--calibrate-seconds", type=float, default=15, help="seconds for each kind alone (default 15)")
-    parser.add_argument("--idle-seconds", type=float, default=30, help="idle window; beat sweeps every 30 s (default 30)")
+    parser.add_argument(
+        "--idle-seconds", type=float, default=30, help="idle window; beat sweeps every 30 s (default 30)"
+    )
     parser.add_argument("--warmup-seconds", type=float, default=10, help="mix at 4 users before measuring (default 10)")
-    parser.add_argument("--web-workers", type=int, default=2, help="gunicorn processes (default 2, as docker-compose.yml)")
+    parser.add_argument(
+        "--web-workers", type=int, default=2, help="gunicorn processes (default 2, as docker-compose.yml)"
+    )
     parser.add_argument("--web-threads", type=int, default=4, help="threads of each (default 4, as docker-compose.yml)")
     parser.add_argument(
-        "--worker-nice", type=int, default=10,
-        help="niceness of the Celery processes, the web's CPU first as docker-compose.yml's cpu_shares give it (default 10; 0 for none)",
+        "--worker-nice",
+        type=int,
+        default=10,
+        help="niceness of the Celery processes, the web's CPU first as docker-compose.yml's cpu_shares give it "
+        "(default 10; 0 for none)",
     )
-    parser.add_argument("--redis-db", type=int, default=13, help="Redis database the services use, emptied (default 13)")
+    parser.add_argument(
+        "--redis-db", type=int, default=13, help="Redis database the services use, emptied (default 13)"
+    )
     parser.add_argument("--keep-logs", metavar="DIR", help="copy the web, worker and beat logs into DIR at the end")
     parser.add_argument("--drive", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -997,7 +1026,7 @@ def main() -> None:
             ".venv/bin/pip install -r bench/requirements.txt (or make bench-deps)"
         )
     users = [int(part) for part in args.users.split(",")]
-    if args.games < 1 or not 1 <= args.sample or any(count < 1 for count in users):
+    if args.games < 1 or args.sample < 1 or any(count < 1 for count in users):
         sys.exit("--games, --sample and every --users must be at least 1")
     args.sample = min(args.sample, args.games)
     database_url = os.environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
@@ -1049,7 +1078,9 @@ def main() -> None:
                 ],
                 nice=args.worker_nice,
             )
-        services.start("beat", [python, "-m", "celery", "-A", "versailles_site", "beat", "-l", "INFO"], nice=args.worker_nice)
+        services.start(
+            "beat", [python, "-m", "celery", "-A", "versailles_site", "beat", "-l", "INFO"], nice=args.worker_nice
+        )
         services.wait_for("web", lambda: answers(f"{site_url}/robots.txt"))
         services.wait_for("worker", lambda: " ready." in services.log("worker"))
         services.wait_for("mailer", lambda: " ready." in services.log("mailer"))

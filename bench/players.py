@@ -38,10 +38,10 @@ from multiprocessing import Pool
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.players.autoplay import chance_action, random_action  # noqa: E402
-from games.engine import CHANCE, CLASSIC, apply, decision_kind, is_over, new_game, to_move  # noqa: E402
-from games.engine.state import standings  # noqa: E402
-from games.players import choose  # noqa: E402
+from games.engine import CHANCE, CLASSIC, apply, decision_kind, is_over, new_game, to_move
+from games.engine.state import standings
+from games.players import choose
+from games.players.autoplay import chance_action, random_action
 
 PLAYERS = 4
 OPPONENTS = ("simple", "random")
@@ -122,7 +122,10 @@ def main() -> None:
 
     print(f"\n{args.games:,} four-player games against each kind of opponent, the strong player's seat rotated; "
           f"{elapsed:.0f} s in {args.jobs} processes\n")
-    print(f"{'player v opponents':<26}{'games':>6}{'wins':>7}{'win rate':>10}{'95 % CI':>18}{'margin/best':>13}{'margin/mean':>13}")
+    print(
+        f"{'player v opponents':<26}{'games':>6}{'wins':>7}{'win rate':>10}{'95 % CI':>18}"
+        f"{'margin/best':>13}{'margin/mean':>13}"
+    )
     verdicts = []
     rows = [("strong", kind) for kind in OPPONENTS] + ([("playout", "simple")] if args.playout_games else [])
     for level, kind in rows:

@@ -69,12 +69,11 @@ from django.db import connection, transaction  # noqa: E402
 from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from bench._games import BATCH, game_copy, seat_fields  # noqa: E402
 from games.models import ActionRecord, Game, Notification, Seat  # noqa: E402
 from games.services import sweeps as timers  # noqa: E402
 from games.services.links import link_issue  # noqa: E402
 from tests.factories import started_game  # noqa: E402
-
-from bench._games import BATCH, game_copy, seat_fields  # noqa: E402
 
 DUE = 100
 GAME_FIELDS = ("state", "version", "decision_version", "deadline", "reminder_at", "status", "ended_at")
@@ -165,7 +164,9 @@ def sweep_once() -> tuple[float, float, float, int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="timed sweeps per size; the median is shown (default 3)")
-    parser.add_argument("--sizes", default="100,10000,100000", help="running games, comma-separated (default 100,10000,100000)")
+    parser.add_argument(
+        "--sizes", default="100,10000,100000", help="running games, comma-separated (default 100,10000,100000)"
+    )
     args = parser.parse_args()
     sizes = sorted(int(size) for size in args.sizes.split(","))
     assert sizes[0] >= DUE, f"every size must be at least {DUE}"

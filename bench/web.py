@@ -1,7 +1,8 @@
 """What a decision POST and a seat page cost over HTTP, next to floors served by the same server.
 
     .venv/bin/python bench/web.py [--repeat N] [--seed S]
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/versailles REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python bench/web.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/versailles REDIS_URL=redis://127.0.0.1:6379/0 \\
+        .venv/bin/python bench/web.py
 
 The pages are asked for the way a browser asks: over HTTP on the loopback, from
 gunicorn (one gthread worker, DEBUG off, the production middleware), with a
@@ -260,7 +261,9 @@ def measure_game(browser: Browser, client: Client, game: Game, repeat: int, floo
     get_q = queries_of(lambda: client.get(f"/s/{token}/"))
     new_q = queries_of(lambda: client.get(f"/s/{token}/"), before=lambda: version_bump(game))
     api_q = queries_of(
-        lambda: client.post(API_DECISION, api_body, content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {secret}"),
+        lambda: client.post(
+            API_DECISION, api_body, content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {secret}"
+        ),
         after=restore,
     )
     post_timing = timed(post, floors.decision, repeat, after=restore)
@@ -305,16 +308,17 @@ def free_port() -> int:
 
 
 def server_start(port: int, env: dict) -> subprocess.Popen:
-    log = open(Path(_tmp.name) / "gunicorn.log", "wb")
-    server = subprocess.Popen(
-        [
-            str(BASE_DIR / ".venv" / "bin" / "gunicorn"), "-c", "versailles_site/gunicorn_conf.py",
-            "--pythonpath", str(BENCH_DIR), "--bind", f"127.0.0.1:{port}",
-            "--workers", "1", "--threads", "2", "--access-logfile", str(Path(_tmp.name) / "access.log"),
-            "versailles_site.wsgi:application",
-        ],
-        cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )
+    # The server writes to its own copy of the file; this process needs none.
+    with open(Path(_tmp.name) / "gunicorn.log", "wb") as log:
+        server = subprocess.Popen(
+            [
+                str(BASE_DIR / ".venv" / "bin" / "gunicorn"), "-c", "versailles_site/gunicorn_conf.py",
+                "--pythonpath", str(BENCH_DIR), "--bind", f"127.0.0.1:{port}",
+                "--workers", "1", "--threads", "2", "--access-logfile", str(Path(_tmp.name) / "access.log"),
+                "versailles_site.wsgi:application",
+            ],
+            cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if server.poll() is not None:
@@ -385,12 +389,19 @@ def main() -> None:
 
     name = "SQLite (temporary file, WAL)" if vendor == "sqlite" else "PostgreSQL"
     cache = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
-    print(f"\n{name}, cache {cache}: medians of {args.repeat} requests each, over HTTP to gunicorn (1 worker), DEBUG off;")
+    print(
+        f"\n{name}, cache {cache}: medians of {args.repeat} requests each, over HTTP to gunicorn (1 worker), DEBUG off;"
+    )
     print("each request alternates with one of its floor, and the ratio is to that floor's median\n")
-    print(f"floors: a static page of {page_bytes:,} bytes ({static_q} queries); the minimal decision ({minimal_q} queries)\n")
+    print(
+        f"floors: a static page of {page_bytes:,} bytes ({static_q} queries); "
+        f"the minimal decision ({minimal_q} queries)\n"
+    )
     static_alone = statistics.median([alone_before[0], alone_after[0]])
     minimal_alone = statistics.median([alone_before[1], alone_after[1]])
-    print(f"the floors asked back to back instead, before and after: {static_alone:.2f} ms and {minimal_alone:.2f} ms\n")
+    print(
+        f"the floors asked back to back instead, before and after: {static_alone:.2f} ms and {minimal_alone:.2f} ms\n"
+    )
     header = f"{'request':<50}{'queries':>8}{'median ms':>11}{'floor ms':>10}{'ratio':>8}  target"
     print(header)
     print("-" * len(header))

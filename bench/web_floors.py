@@ -28,7 +28,9 @@ def minimal_decision(request):
         game = Game.objects.select_for_update().get(pk=int(os.environ["BENCH_FLOOR_GAME"]))
         version = game.version + 1
         Game.objects.filter(pk=game.pk).update(version=version, decision_version=version)
-        ActionRecord.objects.create(game=game, seq=version, seat=0, actor="player", source="web", action="pass", events=[])
+        ActionRecord.objects.create(
+            game=game, seq=version, seat=0, actor="player", source="web", action="pass", events=[]
+        )
         Notification.objects.create(
             game=game, seat_id=int(os.environ["BENCH_FLOOR_SEAT"]), version=version, kind="turn",
             to_email="floor@example.com", template="turn", context={},

@@ -2,7 +2,7 @@
 gunicorn with DJANGO_SETTINGS_MODULE=web_site): the product's settings and
 pages, plus the floors, which live here and never in the product."""
 
-from versailles_site.settings import *  # noqa: F401,F403
+from versailles_site.settings import *  # noqa: F403
 
 ROOT_URLCONF = "web_floors"
 # Nothing leaves the process: mail stays in memory, and the on-commit

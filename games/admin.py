@@ -104,7 +104,16 @@ class GameAdmin(ReadOnlyAdmin):
 
 @admin.register(Seat)
 class SeatAdmin(ReadOnlyAdmin):
-    list_display = ("game", "position", "colour", "display_name", "email", "computer", "autopilot", "email_undeliverable")
+    list_display = (
+        "game",
+        "position",
+        "colour",
+        "display_name",
+        "email",
+        "computer",
+        "autopilot",
+        "email_undeliverable",
+    )
     list_filter = ("computer", "autopilot", "email_undeliverable", "emails_stopped")
     search_fields = ("email", "display_name", "game__public_id")
     fields = (
@@ -138,7 +147,19 @@ class ActionRecordAdmin(ReadOnlyAdmin):
 class NotificationAdmin(ReadOnlyAdmin):
     list_display = ("game", "seat", "kind", "status", "attempts", "created_at", "sent_at")
     list_filter = ("kind", "status")
-    fields = ("game", "seat", "kind", "version", "to_email", "subject", "status", "attempts", "last_error", "created_at", "sent_at")
+    fields = (
+        "game",
+        "seat",
+        "kind",
+        "version",
+        "to_email",
+        "subject",
+        "status",
+        "attempts",
+        "last_error",
+        "created_at",
+        "sent_at",
+    )
 
 
 @admin.register(ModerationEntry)
@@ -175,7 +196,17 @@ class ApiTokenAdmin(ReadOnlyAdmin):
 class WebhookAdmin(ReadOnlyAdmin):
     list_display = ("game", "seat", "scope", "kind", "created_at", "failing_since", "disabled_at", "removed_at")
     list_filter = ("scope", "kind")
-    fields = ("game", "seat", "scope", "kind", "include_link", "created_at", "failing_since", "disabled_at", "removed_at")
+    fields = (
+        "game",
+        "seat",
+        "scope",
+        "kind",
+        "include_link",
+        "created_at",
+        "failing_since",
+        "disabled_at",
+        "removed_at",
+    )
 
 
 @admin.register(WebhookDelivery)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -33,9 +34,14 @@ AUCTION_NAMES = {
     "substitute_auction": gettext_lazy("substitute auction"),
 }
 
+# An engine event or log entry as stored (JSON), and the players' names by
+# colour (a seat that has not taken a colour yet is under None).
+Event = Mapping[str, Any]
+Names = Mapping[str | None, str]
+
 
 def colour_name(colour: str | None) -> str:
-    return str(COLOUR_NAMES.get(colour, colour or ""))
+    return str(COLOUR_NAMES.get(colour or "", colour or ""))
 
 
 _colour_label = colour_name
@@ -60,7 +66,7 @@ def card_name(code: str | None, *, effect: str = "") -> str:
     return f"{name} {effect}" if effect else name
 
 
-def card_list(codes) -> str:
+def card_list(codes: Iterable[str | None]) -> str:
     return " ".join(card_name(code) for code in codes)
 
 
@@ -72,7 +78,7 @@ def _where(status: str, position: int) -> str:
     return _("to space %(space)d") % {"space": position}
 
 
-def _movement(event: dict) -> str:
+def _movement(event: Event) -> str:
     """"forward 3 to space 7", "back 2 — into the shell pond"."""
     steps = event["to"] - event["from"]
     where = _where(event["status"], event["to"])
@@ -83,12 +89,12 @@ def _movement(event: dict) -> str:
     return _("back %(n)d %(where)s") % {"n": -steps, "where": where}
 
 
-def describe(event: dict, names: dict | None = None) -> str:
+def describe(event: Event, names: Names | None = None) -> str:
     """One sentence for one event; unknown events yield an empty string.
     ``names`` maps colours to players' names; without it colours are named."""
     kind = event["type"]
 
-    def colour_name(colour):
+    def colour_name(colour: str | None) -> str:
         return (names or {}).get(colour) or _colour_label(colour)
 
     who = colour_name(event.get("colour"))
@@ -173,12 +179,12 @@ def describe(event: dict, names: dict | None = None) -> str:
     return ""
 
 
-def describe_race(event: dict, names: dict | None = None) -> str:
-    def colour_name(colour):
+def describe_race(event: Event, names: Names | None = None) -> str:
+    def colour_name(colour: str) -> str:
         return (names or {}).get(colour) or _colour_label(colour)
 
     places = []
-    for place, (colour, prize) in enumerate(zip(event["ranking"], event["prizes"]), start=1):
+    for place, (colour, prize) in enumerate(zip(event["ranking"], event["prizes"], strict=False), start=1):
         text = _("%(place)d. %(who)s") % {"place": place, "who": colour_name(colour)}
         if colour in event["pond"]:
             text += " " + _("(in the pond)")
@@ -191,8 +197,8 @@ def describe_race(event: dict, names: dict | None = None) -> str:
     }
 
 
-def describe_standings(rows, names: dict | None = None) -> str:
-    def colour_name(colour):
+def describe_standings(rows: Iterable[Event], names: Names | None = None) -> str:
+    def colour_name(colour: str) -> str:
         return (names or {}).get(colour) or _colour_label(colour)
 
     return "; ".join(
@@ -201,7 +207,7 @@ def describe_standings(rows, names: dict | None = None) -> str:
     )
 
 
-def describe_moderation(entry, names: dict | None = None) -> str:
+def describe_moderation(entry: Event, names: Names | None = None) -> str:
     """"A moderator extended Blue's deadline by 24 h: player ill"."""
     seat_name = ""
     if entry.get("colour"):
@@ -223,7 +229,7 @@ def describe_moderation(entry, names: dict | None = None) -> str:
     return _("%(text)s: %(reason)s") % {"text": text, "reason": reason}
 
 
-def describe_notation(text: str, names: dict | Callable[[], dict] | None = None) -> str:
+def describe_notation(text: str, names: Names | Callable[[], Names] | None = None) -> str:
     """A decision in the engine's notation ("push blue", "remove red:3 blue:1")
     worded for the person who made it: "you pushed Bruno back". Text that is
     no decision the forms make comes back as it is. ``names`` may be a
@@ -249,7 +255,10 @@ def describe_notation(text: str, names: dict | Callable[[], dict] | None = None)
         picks = [arg.partition(":") for arg in args]
         return _("you removed %(picks)s") % {
             "picks": joined(
-                [_("%(owner)s's bearer in slot %(slot)s") % {"owner": who(colour), "slot": slot} for colour, _sep, slot in picks]
+                [
+                    _("%(owner)s's bearer in slot %(slot)s") % {"owner": who(colour), "slot": slot}
+                    for colour, _sep, slot in picks
+                ]
             )
         }
     if verb == "arrange" and args:
@@ -269,16 +278,16 @@ def joined(words: list[str]) -> str:
     return _("%(first)s and %(last)s") % {"first": ", ".join(words[:-1]), "last": words[-1]}
 
 
-def final_standings(observation: dict | None, names: dict | None = None) -> dict | None:
+def final_standings(observation: Event | None, names: Names | None = None) -> dict[str, Any] | None:
     """The end of a game as pages and the last email show it, or None while it
     runs: ``rows`` best first (place, colour, name, gold, winner) and
     ``tie_breaks``, a sentence for each group of equal gold that the last
     race's places put in order (docs/rules-notes.md#the-end)."""
     order = (observation or {}).get("standings")
-    if not order:
+    if observation is None or not order:
         return None
 
-    def name(colour):
+    def name(colour: str) -> str:
         return (names or {}).get(colour) or _colour_label(colour)
 
     gold = {player["colour"]: player["gold"] for player in observation["players"]}
@@ -289,7 +298,7 @@ def final_standings(observation: dict | None, names: dict | None = None) -> dict
     return {"rows": rows, "tie_breaks": _tie_breaks(order, gold, observation["results"], name)}
 
 
-def _tie_breaks(order: list[str], gold: dict, results: list[dict], name) -> list[str]:
+def _tie_breaks(order: list[str], gold: dict[str, int], results: list[Event], name: Callable[[str], str]) -> list[str]:
     if not results:
         return []
     last = results[-1]
@@ -341,7 +350,7 @@ def _tie_breaks(order: list[str], gold: dict, results: list[dict], name) -> list
     return sentences
 
 
-def event_told(event: dict) -> bool:
+def event_told(event: Event) -> bool:
     """Whether ``describe`` has a sentence for this event (secret draws and
     bare roll requests have none)."""
     return bool(describe(event))

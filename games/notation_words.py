@@ -48,7 +48,9 @@ def _folded(word: str) -> str:
 
 
 def _reading(table: dict[str, dict[str, tuple[str, ...]]]) -> dict[str, str]:
-    return {_folded(word): notation for notation, words in table.items() for spelled in words.values() for word in spelled}
+    return {
+        _folded(word): notation for notation, words in table.items() for spelled in words.values() for word in spelled
+    }
 
 
 _VERB_OF = _reading(VERBS)

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from celery import shared_task
 
-from games.services import computer, inbound, outbox, setup, sweeps, webhook_send as webhook_sender
+from games.services import computer, inbound, outbox, setup, sweeps
+from games.services import webhook_send as webhook_sender
+
+
+class TaskOptions(TypedDict):
+    acks_late: bool
+    reject_on_worker_lost: bool
+    soft_time_limit: int
+    time_limit: int
+
 
 # State-changing tasks are idempotent by the version rule (or by the outbox
 # claim), so a task redelivered after a worker died is harmless.
-STATE_CHANGING = {
+STATE_CHANGING: TaskOptions = {
     "acks_late": True,
     "reject_on_worker_lost": True,
     "soft_time_limit": 60,
@@ -30,7 +41,7 @@ def notification_send(self, notification_id: int) -> None:
     except outbox.TransientSendError as error:
         # 30 s, 1 min, 2 min, ... up to two hours; the sweep waits as long.
         delay = outbox.retry_delay(self.request.retries + 1)
-        raise self.retry(exc=error, countdown=int(delay.total_seconds()))
+        raise self.retry(exc=error, countdown=int(delay.total_seconds())) from error
 
 
 @shared_task(

@@ -1,10 +1,7 @@
+from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 
-from django.contrib.auth import views as auth_views
-
-from games.web import chat_hooks
-
-from games.web import api, api_tokens, dev, home, moderation, public, seat, seat_page
+from games.web import api, api_tokens, chat_hooks, dev, home, moderation, public, seat, seat_page
 
 urlpatterns = [
     path("", public.home, name="home"),

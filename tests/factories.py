@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import random
 
-
 from games import engine
 from games.models import Game, Seat
 from games.services.computer import computer_moves
-from games.services.links import seat_token
 from games.services.decisions import decision_submit
 from games.services.game_state import load_state
+from games.services.links import seat_token
 from games.services.setup import game_create, seat_accept
 
 COLOURS = ("red", "yellow", "green", "blue", "white", "black")
@@ -26,7 +25,9 @@ def started_game(players: int = 4, ruleset: str = "classic", decision_hours: int
         ruleset_name=ruleset,
     )
     for seat in Seat.objects.filter(game=game).order_by("position"):
-        seat_accept(seat=seat, colour=COLOURS[seat.position], display_name=f"Player {seat.position}", time_zone="Europe/Berlin")
+        seat_accept(
+            seat=seat, colour=COLOURS[seat.position], display_name=f"Player {seat.position}", time_zone="Europe/Berlin"
+        )
     game.refresh_from_db()
     return game
 

@@ -24,7 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def _pages_prefix(**environ: str) -> str:
     """The pages cache's KEY_PREFIX as a process started with ``environ`` has it."""
     env = {k: v for k, v in os.environ.items() if k not in ("RELEASE", "REDIS_URL")} | environ
-    code = "import django; django.setup(); from django.conf import settings; print(settings.CACHES['pages']['KEY_PREFIX'])"
+    code = (
+        "import django; django.setup(); from django.conf import settings; print(settings.CACHES['pages']['KEY_PREFIX'])"
+    )
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     return run.stdout.strip()
 
@@ -57,7 +59,11 @@ def redis_limits(settings):
     # A prefix of its own: nothing another test or process counts is touched.
     settings.CACHES = {
         **settings.CACHES,
-        "default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": url, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"},
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+        },
     }
     yield caches["default"]
     caches["default"].delete_pattern("*")  # its own prefix only: clear() would empty the database

@@ -1,9 +1,9 @@
 import json
 import os
-from pathlib import Path
 import subprocess
 import sys
 import uuid
+from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

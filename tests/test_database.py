@@ -1,8 +1,8 @@
 import os
 
+import pytest
 from django.contrib.auth.models import User
 from django.db import connection
-import pytest
 
 
 @pytest.mark.django_db

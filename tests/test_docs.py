@@ -27,7 +27,17 @@ DOCS = sorted((ROOT / "docs").glob("*.md"))
 README = ROOT / "README.md"
 
 # Generated, installed or version control's own: not the project's text.
-SKIPPED_DIRS = {".git", ".venv", "var", "__pycache__", ".pytest_cache", ".hypothesis", ".mypy_cache", ".ruff_cache", "node_modules"}
+SKIPPED_DIRS = {
+    ".git",
+    ".venv",
+    "var",
+    "__pycache__",
+    ".pytest_cache",
+    ".hypothesis",
+    ".mypy_cache",
+    ".ruff_cache",
+    "node_modules",
+}
 SKIPPED_SUFFIXES = {".mo", ".png", ".jpg", ".jpeg", ".gif", ".ico", ".woff", ".woff2", ".sqlite3", ".pyc"}
 
 
@@ -70,7 +80,13 @@ def test_no_file_points_at_a_document_kept_outside_the_repository():
 def test_the_search_for_outside_documents_reads_the_code_docs_and_templates():
     # A walk that skipped everything would make the test above pass vacuously.
     names = {str(path.relative_to(ROOT)) for path in PROJECT_FILES}
-    assert {"README.md", "docs/architecture.md", "games/services/sweeps.py", "templates/base.html", "bench/sweep.py"} <= names
+    assert {
+        "README.md",
+        "docs/architecture.md",
+        "games/services/sweeps.py",
+        "templates/base.html",
+        "bench/sweep.py",
+    } <= names
     assert not any(name.startswith((".venv/", "var/", ".git/")) for name in names)
 
 
@@ -140,11 +156,15 @@ def _defined(path: Path, dotted: str) -> bool:
     for part in dotted.split("."):
         found = None
         for node in body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == part:
-                found = node
-            elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == part for t in node.targets):
-                found = node
-            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == part:
+            if (
+                isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                and node.name == part
+                or isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == part for t in node.targets)
+                or isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name)
+                and node.target.id == part
+            ):
                 found = node
         if found is None:
             return False
@@ -198,9 +218,22 @@ def test_the_reference_check_tells_a_defined_name_from_a_missing_one():
 
 
 def test_the_path_check_takes_paths_for_paths_and_nothing_else():
-    for span in ["games/services/sweeps.py", "docs/rules-notes.md#readings", "board/svg.py", "manage.py", "tests/i18n/"]:
+    for span in [
+        "games/services/sweeps.py",
+        "docs/rules-notes.md#readings",
+        "board/svg.py",
+        "manage.py",
+        "tests/i18n/",
+    ]:
         assert _is_repository_path(span), span
-    for span in ["/rules/", "var/mail/", "manage.py verify_game <id>", "?since=<version>", "HOME_LINK_DAYS", "seat-in-an-auction.png"]:
+    for span in [
+        "/rules/",
+        "var/mail/",
+        "manage.py verify_game <id>",
+        "?since=<version>",
+        "HOME_LINK_DAYS",
+        "seat-in-an-auction.png",
+    ]:
         assert not _is_repository_path(span), span
 
 
@@ -321,7 +354,7 @@ def layout_entries(block: str) -> set[str]:
             entries.update("/".join(parts[: i + 1]) + "/" for i in range(len(parts)))
             open_folders.append((indent, path))
             parent = path
-            rest = rest[len(folder[1]):]
+            rest = rest[len(folder[1]) :]
         entries.update(parent + name for name in MODULE.findall(rest))
     return entries
 
@@ -358,10 +391,20 @@ def test_the_layout_parser_reads_folders_and_modules_by_indentation():
         ]
     )
     assert layout_entries(block) == {
-        "manage.py", "games/", "games/engine/", "games/engine/rules.py", "games/engine/state.py",
-        "games/engine/flow.py", "games/services/", "games/services/sweeps.py", "games/models.py",
-        "games/tasks.py", "games/management/", "games/management/commands/",
-        "games/management/commands/simulate.py", "templates/",
+        "manage.py",
+        "games/",
+        "games/engine/",
+        "games/engine/rules.py",
+        "games/engine/state.py",
+        "games/engine/flow.py",
+        "games/services/",
+        "games/services/sweeps.py",
+        "games/models.py",
+        "games/tasks.py",
+        "games/management/",
+        "games/management/commands/",
+        "games/management/commands/simulate.py",
+        "templates/",
     }
 
 

@@ -194,6 +194,7 @@ LAYERS: dict[str, Layer] = {
     ),
 }
 
+
 def _module_name(path: Path) -> str:
     parts = path.with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -348,7 +349,13 @@ def _problems_in_the_tree() -> list[Problem]:
 
 def test_the_layer_test_sees_the_modules_it_guards():
     # A broken walk would make every rule below pass vacuously.
-    assert {"games", "games.engine.rules", "games.services.decisions", "games.web.seat", "versailles_site.settings"} <= set(TREE)
+    assert {
+        "games",
+        "games.engine.rules",
+        "games.services.decisions",
+        "games.web.seat",
+        "versailles_site.settings",
+    } <= set(TREE)
     assert any(m.startswith("games.migrations.") for m in TREE)
     names = {i.name for i in imports_of(TREE["games.web.seat"], (ROOT / TREE["games.web.seat"]).read_text())}
     assert "games.services.decisions" in names
@@ -442,9 +449,7 @@ FORBIDDEN = [
     pytest.param("games/notation_words.py", "import django.db", id="django.db-in-notation_words"),
     pytest.param("games/receivers.py", "from games.models import Seat", id="receivers-models"),
     pytest.param("games/admin.py", "from games.services import decisions", id="admin-services"),
-    pytest.param(
-        "games/management/commands/verify_game.py", "from games.models import Game", id="management-models"
-    ),
+    pytest.param("games/management/commands/verify_game.py", "from games.models import Game", id="management-models"),
     pytest.param("games/apps.py", "from games.web import seat", id="apps-web"),
     pytest.param("games/engine/rules.py", "import django", id="django-in-engine"),
     # Inside a function, as a lazy import would be, and typing-only.
@@ -475,7 +480,12 @@ def test_an_import_of_a_module_that_is_not_there_is_reported():
 
 
 def test_an_import_under_type_checking_is_typing_only():
-    source = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from games.engine import state\nfrom games import engine\n"
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from games.engine import state\n"
+        "from games import engine\n"
+    )
     found = imports_of(Path("games/board/svg.py"), source)
     assert [(i.name, i.typing_only) for i in found] == [
         ("typing.TYPE_CHECKING", False),
@@ -488,7 +498,9 @@ def _runtime_edges() -> dict[str, set[str]]:
     # Typing-only imports never run, so they close no circle.
     return {
         name: {
-            i.name for i in imports_of(path, (ROOT / path).read_text()) if _ours(i.name) and i.name in TREE and not i.typing_only
+            i.name
+            for i in imports_of(path, (ROOT / path).read_text())
+            if _ours(i.name) and i.name in TREE and not i.typing_only
         }
         - {name}
         for name, path in TREE.items()
@@ -521,6 +533,8 @@ def test_no_module_of_games_is_longer_than_a_newcomer_reads_at_once():
     long = {
         name: n
         for name, path in TREE.items()
-        if _under(name, "games") and not _under(name, "games.migrations") and (n := len((ROOT / path).read_text().splitlines())) > MAX_LINES
+        if _under(name, "games")
+        and not _under(name, "games.migrations")
+        and (n := len((ROOT / path).read_text().splitlines())) > MAX_LINES
     }
     assert not long, long

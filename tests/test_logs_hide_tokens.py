@@ -9,12 +9,9 @@ write to the terminal or the container log.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 import io
 import logging
 import os
-from pathlib import Path
 import re
 import secrets
 import subprocess
@@ -22,15 +19,18 @@ import sys
 import threading
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
+import pytest
 from celery.signals import after_setup_logger, after_setup_task_logger
 from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer
 from django.test import Client
-import pytest
 
+import versailles_site.celery  # noqa: F401  (connects the logging signal handlers)
 from games.log_filters import HideSeatTokens, redact_secrets
 from games.services.links import seat_by_token, unsubscribe_token
-import versailles_site.celery  # noqa: F401  (connects the logging signal handlers)
 from tests.factories import started_game, tokens
 from tests.worker import database_env, wait_until
 
@@ -255,7 +255,9 @@ def test_the_handlers_celery_sets_up_get_the_filter(signal):
     logger.addHandler(handler)
     try:
         # Sent as the worker and beat send it, once their handlers are in place.
-        signal.send(sender=None, logger=logger, loglevel=logging.INFO, logfile=None, format="%(message)s", colorize=False)
+        signal.send(
+            sender=None, logger=logger, loglevel=logging.INFO, logfile=None, format="%(message)s", colorize=False
+        )
         try:
             raise RuntimeError(f"mail to reply+9.2.{token[:12]}@reply.localhost bounced")
         except RuntimeError:

@@ -44,7 +44,9 @@ def test_a_forward_roll_says_how_far_and_where_to():
 
 
 def test_winning_an_auction_names_buyer_price_and_cards_and_the_next_auction():
-    state = play(new(("red", "blue", "green")), "chance: draw +5; chance: draw +1; chance: draw goof; chance: draw devil")
+    state = play(
+        new(("red", "blue", "green")), "chance: draw +5; chance: draw +1; chance: draw goof; chance: draw devil"
+    )
     state = play(state, "red: pass; blue: bid 7")
     sentences, _ = told(state, "green: pass")
     assert sentences[0] == "Green passed."
@@ -62,7 +64,9 @@ def test_a_bought_team_names_the_goof_and_the_devil_and_keeps_the_numbers():
 
 def test_cards_removed_and_drawn_after_a_race_are_named_not_coded():
     names = {"red": "Anna", "blue": "Bruno"}
-    removed = describe({"type": "remove", "colour": "red", "picks": [{"colour": "blue", "slot": 1, "code": "devil"}]}, names)
+    removed = describe(
+        {"type": "remove", "colour": "red", "picks": [{"colour": "blue", "slot": 1, "code": "devil"}]}, names
+    )
     drawn = describe({"type": "refill", "colour": "blue", "slot": 1, "code": "goof"}, names)
     assert removed == "Anna, last, removed Bruno's Devil."
     assert drawn == "Bruno drew Goof into slot 1."
@@ -96,7 +100,9 @@ def test_a_decision_of_a_colour_without_a_name_is_worded_with_the_colour_name():
 
 
 def test_an_automatic_pass_is_told_apart_from_a_chosen_one():
-    state = play(new(("red", "blue", "green")), "chance: draw +5; chance: draw +1; chance: draw goof; chance: draw devil")
+    state = play(
+        new(("red", "blue", "green")), "chance: draw +5; chance: draw +1; chance: draw goof; chance: draw devil"
+    )
     sentences, _ = told(state, "red: bid 50")
     assert sentences[:3] == ["Red bid 50.", "Blue could not raise and passed.", "Green could not raise and passed."]
 
@@ -140,7 +146,11 @@ NAMES = {"red": "Anna", "blue": "Bruno", "green": "Carla", "white": "Dora"}
 def test_the_final_standings_name_each_player_with_their_gold_best_first_and_mark_the_winner():
     observation = finished({"red": 23, "blue": 41, "green": 30}, ["blue", "green", "red"], ["red", "green", "blue"])
     rows = final_standings(observation, NAMES)["rows"]
-    assert [(row["place"], row["name"], row["gold"]) for row in rows] == [(1, "Bruno", 41), (2, "Carla", 30), (3, "Anna", 23)]
+    assert [(row["place"], row["name"], row["gold"]) for row in rows] == [
+        (1, "Bruno", 41),
+        (2, "Carla", 30),
+        (3, "Anna", 23),
+    ]
     assert [row["winner"] for row in rows] == [True, False, False]
 
 
@@ -176,7 +186,9 @@ def test_a_player_with_no_name_known_is_named_by_colour_not_left_blank():
     observation = finished({"red": 23, "blue": 23}, ["blue", "red"], ["blue", "red"])
     standings = final_standings(observation, {"red": "Anna"})
     assert [row["name"] for row in standings["rows"]] == ["Blue", "Anna"]
-    assert standings["tie_breaks"] == ["Blue and Anna both have 23 gold; Blue placed better in race 6 (1st, against 2nd)."]
+    assert standings["tie_breaks"] == [
+        "Blue and Anna both have 23 gold; Blue placed better in race 6 (1st, against 2nd)."
+    ]
 
 
 def test_a_game_still_running_has_no_final_standings():

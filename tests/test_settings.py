@@ -1,10 +1,10 @@
 import os
-from pathlib import Path
 import subprocess
 import sys
+from pathlib import Path
 
-from django.core.exceptions import ImproperlyConfigured
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 
 from versailles_site.env import (
     DEV_SECRET_KEY,

@@ -12,22 +12,22 @@ developer's `make run` or a parallel test run never shares a queue with it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 import email
 import email.policy
 import os
-from pathlib import Path
 import re
 import signal
 import subprocess
 import sys
 import time
-from urllib.parse import urlsplit, urlunsplit
 import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
-from django.db import connection
 import pytest
+from django.db import connection
 
 from versailles_site.celery import app
 
@@ -80,7 +80,7 @@ def _point_app_at_broker(broker_url: str, transport_options: dict) -> None:
     # send_task picks the pool for the new configuration. kombu keeps pools
     # per broker URL and options and hands the same one out again later, so
     # they are left open, not closed.
-    app.conf.broker_url  # load the configuration before changing it
+    app.conf.broker_url  # noqa: B018 - load the configuration before changing it
     app.conf.update(broker_url=broker_url, broker_transport_options=transport_options)
     app._pool = None
     amqp = app.__dict__.get("amqp")

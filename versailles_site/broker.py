@@ -12,7 +12,9 @@ from __future__ import annotations
 import os
 import uuid
 from time import monotonic
+from typing import Any
 
+from kombu.exceptions import ChannelError
 from kombu.transport import filesystem
 from kombu.utils.encoding import str_to_bytes
 from kombu.utils.json import dumps
@@ -22,7 +24,9 @@ WRITING_SUFFIX = ".writing"
 
 
 class Channel(filesystem.Channel):
-    def _put(self, queue, payload, **kwargs):
+    # The signature of kombu's filesystem Channel, which its stubs, too, can
+    # only declare against their abstract base by ignoring the name it gives.
+    def _put(self, queue: str, payload: dict[str, Any], **kwargs: Any) -> None:  # type: ignore[override]
         name = f"{int(round(monotonic() * 1000))}_{uuid.uuid4()}.{queue}.msg"
         path = os.path.join(self.data_folder_out, name)
         try:
@@ -30,7 +34,7 @@ class Channel(filesystem.Channel):
                 partial.write(str_to_bytes(dumps(payload)))
             os.replace(path + WRITING_SUFFIX, path)
         except OSError as error:
-            raise filesystem.ChannelError(f"Cannot add file {path!r} to directory") from error
+            raise ChannelError(f"Cannot add file {path!r} to directory") from error
 
 
 class Transport(filesystem.Transport):

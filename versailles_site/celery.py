@@ -1,9 +1,9 @@
 import os
 
 from celery import Celery
-from kombu.transport import TRANSPORT_ALIASES
 from celery.signals import after_setup_logger, after_setup_task_logger, task_postrun, task_prerun
 from django.db import close_old_connections
+from kombu.transport import TRANSPORT_ALIASES
 
 from games.log_filters import HideSeatTokens
 

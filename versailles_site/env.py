@@ -10,10 +10,11 @@ An empty value counts as unset, so `FOO=` in an env file means "use the
 default" rather than an error.
 """
 
-from collections.abc import Mapping
 import os
 import re
-from urllib.parse import parse_qsl, unquote, urlsplit
+from collections.abc import Mapping
+from typing import Any, overload
+from urllib.parse import SplitResult, parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -27,7 +28,7 @@ POSTGRES_SCHEMES = ("postgres", "postgresql")
 REDIS_SCHEMES = ("redis", "rediss")
 
 
-def _split(name: str, url: str):
+def _split(name: str, url: str) -> SplitResult:
     try:
         return urlsplit(url)
     except ValueError:
@@ -40,6 +41,14 @@ def _raw(environ: Mapping[str, str], name: str) -> str | None:
     if value is None or value.strip() == "":
         return None
     return value.strip()
+
+
+@overload
+def env_str(environ: Mapping[str, str], name: str, default: str) -> str: ...
+
+
+@overload
+def env_str(environ: Mapping[str, str], name: str, default: None = None) -> str | None: ...
 
 
 def env_str(environ: Mapping[str, str], name: str, default: str | None = None) -> str | None:
@@ -149,7 +158,7 @@ def proxy_ssl_header(environ: Mapping[str, str]) -> tuple[str, str] | None:
     return "HTTP_" + name.upper().replace("-", "_"), expected
 
 
-def database_config(environ: Mapping[str, str], *, sqlite_path: str) -> dict:
+def database_config(environ: Mapping[str, str], *, sqlite_path: str) -> dict[str, Any]:
     """DATABASES["default"] from DATABASE_URL, or the embedded SQLite file."""
     url = _raw(environ, "DATABASE_URL")
     if url is None:
@@ -255,7 +264,7 @@ def _check_webhook_secret(secret: str | None, provider: str | None) -> None:
         )
 
 
-def email_config(environ: Mapping[str, str]) -> tuple[str, dict]:
+def email_config(environ: Mapping[str, str]) -> tuple[str, dict[str, Any]]:
     """EMAIL_BACKEND and the ANYMAIL settings from EMAIL_PROVIDER.
 
     EMAIL_PROVIDER names any ESP django-anymail supports (its backend module:

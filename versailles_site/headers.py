@@ -6,7 +6,10 @@ engine should keep a copy."""
 
 from __future__ import annotations
 
-from django.http import HttpResponse
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_safe
 
 # Style attributes stay allowed: the board and the colour chips set their
@@ -31,10 +34,10 @@ ROBOTS_TXT = "User-agent: *\n" + "".join(
 
 
 class SecurityHeadersMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
         # A view with a stricter policy of its own (the dev mailbox) keeps it.
         response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
@@ -43,5 +46,5 @@ class SecurityHeadersMiddleware:
 
 
 @require_safe
-def robots_txt(request):
+def robots_txt(request: HttpRequest) -> HttpResponse:
     return HttpResponse(ROBOTS_TXT, content_type="text/plain")

@@ -12,21 +12,21 @@ from pathlib import Path
 from django.utils.translation import gettext_lazy as _
 from kombu import Queue
 
-from versailles_site.release import code_digest
 from versailles_site.env import (
-    email_config,
-    env_int,
-    env_str,
     database_config,
+    email_config,
     env_bool,
+    env_int,
     env_list,
     env_path,
+    env_str,
     proxy_ssl_header,
     redis_url,
     secret_key,
     secret_key_fallbacks,
     site_url,
 )
+from versailles_site.release import code_digest
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

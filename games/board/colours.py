@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 COLOUR_HEX = {
     "red": "#c0392b",
     "yellow": "#f4c20d",
@@ -34,7 +37,7 @@ TRACK_LINE = "#c8b993"
 LAST_MOVED = "#d0021b"
 
 
-def space_style(space: dict) -> tuple[str, str, int]:
+def space_style(space: Mapping[str, Any]) -> tuple[str, str, int]:
     if space["current"]:
         return SPACE_STYLE["current"]
     if space["finish"]:

@@ -8,12 +8,14 @@ The SVG and the PNG both draw exactly what this module lists."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.narrate import colour_name, ordinal
+from games.narrate import Names, colour_name, ordinal
 
 from .colours import CHAIR_OUTLINE, INK, hex_of, label_ink
 
@@ -37,17 +39,17 @@ SHAPES = ("circle", "square", "diamond", "triangle", "hexagon", "star")
 class Board:
     width: int
     height: int
-    spaces: list
-    track: list  # the centres of the spaces in order, for the line joining them
-    pond: dict
-    markers: list
-    texts: list
-    arch: dict | None
+    spaces: list[dict[str, Any]]
+    track: list[tuple[int, int]]  # the centres of the spaces in order, for the line joining them
+    pond: dict[str, Any]
+    markers: list[dict[str, Any]]
+    texts: list[dict[str, Any]]
+    arch: dict[str, Any] | None
     title: str = ""
-    aria: list = field(default_factory=list)
+    aria: list[str] = field(default_factory=list)
 
 
-def short_labels(colours: list[str], names: dict) -> dict:
+def short_labels(colours: list[str], names: Names) -> dict[str, str]:
     """Each chair's initial; two letters where two players share one."""
     full = {c: (names.get(c) or colour_name(c) or c or "?").strip() or "?" for c in colours}
     initials = {c: n[:1].upper() for c, n in full.items()}
@@ -90,14 +92,14 @@ def shape_points(shape: str, x: float, y: float, r: float) -> list[tuple[float, 
     return []
 
 
-def board_layout(observation: dict, ruleset: engine.Ruleset, names: dict | None = None) -> Board:
+def board_layout(observation: Mapping[str, Any], ruleset: engine.Ruleset, names: Names | None = None) -> Board:
     """The track as a serpentine of rows, the shell pond in the first two
     slots beside the spaces behind START, placings and the last move below."""
     names = names or {}
     low, high = ruleset.lowest_space, max(ruleset.finish_spaces)
     race = observation["race"]
     current_finish = race["finish"] if race else None
-    prizes_by_finish = dict(zip(ruleset.finish_spaces, ruleset.prizes))
+    prizes_by_finish = dict(zip(ruleset.finish_spaces, ruleset.prizes, strict=True))
     colours = [p["colour"] for p in observation["players"]]
     if race:
         colours += [c for c in race["chairs"] if c not in colours]
@@ -132,11 +134,11 @@ def board_layout(observation: dict, ruleset: engine.Ruleset, names: dict | None 
     rows = (high - low + POND_SLOTS) // PER_ROW + 1
     pond_x, pond_y = slot_xy(0)
     pond = {"x": pond_x, "y": pond_y, "w": POND_SLOTS * SPACE_W + GAP, "h": SPACE_H, "label": _("Shell pond")}
-    texts: list = []
-    markers: list = []
+    texts: list[dict[str, Any]] = []
+    markers: list[dict[str, Any]] = []
     last = (race or {}).get("last_roll") or {}
 
-    def marker(colour: str, x: float, y: float) -> dict:
+    def marker(colour: str, x: float, y: float) -> dict[str, Any]:
         name = names.get(colour) or colour_name(colour)
         return {
             "colour": colour,
@@ -177,11 +179,11 @@ def board_layout(observation: dict, ruleset: engine.Ruleset, names: dict | None 
         y += LINE + 4
     placings, heading = [], ""
     if race and race["arrivals"]:
-        placings = list(zip(race["arrivals"], race["prizes"] + [0] * len(race["arrivals"])))
+        placings = list(zip(race["arrivals"], race["prizes"] + [0] * len(race["arrivals"]), strict=False))
         heading = _("Placings")
     elif not race and observation["results"]:
         result = observation["results"][-1]
-        placings = list(zip(result["ranking"], result["prizes"] + [0] * len(result["ranking"])))
+        placings = list(zip(result["ranking"], result["prizes"] + [0] * len(result["ranking"]), strict=False))
         heading = _("Race %(number)d placings") % {"number": result["number"]}
     if placings:
         texts.append(_text(MARGIN, y, heading, bold=True))
@@ -219,6 +221,8 @@ def board_layout(observation: dict, ruleset: engine.Ruleset, names: dict | None 
     )
 
 
-def _text(x: float, y: float, text: str, *, bold: bool = False, size: int = 13, fill: str = INK, anchor: str = "start") -> dict:
+def _text(
+    x: float, y: float, text: str, *, bold: bool = False, size: int = 13, fill: str = INK, anchor: str = "start"
+) -> dict[str, Any]:
     return {"x": x, "y": y, "text": text, "bold": bold, "size": max(size, MIN_FONT), "fill": fill, "anchor": anchor}
 

@@ -7,15 +7,31 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any, overload
 
 from PIL import Image, ImageDraw, ImageFont
 
 from games import engine
+from games.narrate import Names
 
 from .colours import (
-    ACCENT, BOARD_BG, CHAIR_OUTLINE, COLOUR_HEX, INK, LABEL, LAST_MOVED, POND, POND_LABEL, SPACE_STYLE, TRACK_LINE,
-    UNKNOWN_HEX, label_ink, rgb, space_style,
+    ACCENT,
+    BOARD_BG,
+    CHAIR_OUTLINE,
+    COLOUR_HEX,
+    INK,
+    LABEL,
+    LAST_MOVED,
+    POND,
+    POND_LABEL,
+    SPACE_STYLE,
+    TRACK_LINE,
+    UNKNOWN_HEX,
+    label_ink,
+    rgb,
+    space_style,
 )
 from .layout import CHAIR_R, MIN_FONT, SPACE_H, SPACE_W, board_layout, shape_points
 
@@ -24,7 +40,7 @@ COMPRESS_LEVEL = 3
 
 
 @lru_cache(maxsize=8)
-def _font(size: int, bold: bool = False):
+def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     # DejaVu covers the dash and most players' alphabets where it is
     # installed; Pillow's own sized font is the legible fallback (the
     # unsized default is a few pixels high).
@@ -34,14 +50,18 @@ def _font(size: int, bold: bool = False):
         return ImageFont.load_default(size=size * SCALE)
 
 
-def board_png(observation: dict, ruleset_json: dict, names: dict | None = None, game: str = "") -> bytes:
+def board_png(
+    observation: Mapping[str, Any], ruleset_json: dict[str, Any], names: Names | None = None, game: str = ""
+) -> bytes:
     """``game`` is the public id of the game drawn, if any: the emails of one
     game at one version (a race's result, one to each player) show the same
     board, which is then drawn once."""
     return _png(game, *picture_of(observation, ruleset_json, names))
 
 
-def picture_of(observation: dict, ruleset_json: dict, names: dict | None) -> tuple[int, int, str, str]:
+def picture_of(
+    observation: Mapping[str, Any], ruleset_json: dict[str, Any], names: Names | None
+) -> tuple[int, int, str, str]:
     """What is drawn, as text in the active language (the key it is kept
     by): width, height, the grounds and the figures."""
     layout = board_layout(observation, engine.Ruleset.from_json(ruleset_json), names)
@@ -77,7 +97,7 @@ def drawn(width: int, height: int, grounds: str, figures: str) -> Image.Image:
             r = CHAIR_R + 4
             draw.ellipse(s(x - r, y - r, x + r, y + r), outline=rgb(LAST_MOVED), width=int(2.5 * SCALE))
         points = shape_points(marker["shape"], x, y, CHAIR_R)
-        paint = {"fill": rgb(marker["fill"]), "outline": rgb(marker["outline"]), "width": 3}
+        paint: dict[str, Any] = {"fill": rgb(marker["fill"]), "outline": rgb(marker["outline"]), "width": 3}
         if points:
             draw.polygon([tuple(s(px, py)) for px, py in points], **paint)
         else:
@@ -88,7 +108,13 @@ def drawn(width: int, height: int, grounds: str, figures: str) -> Image.Image:
         )
     for text in texts:
         # The layout gives SVG baselines; PIL's "ls" anchor is the same point.
-        draw.text(s(text["x"], text["y"]), text["text"], fill=rgb(text["fill"]), font=_font(text["size"], text["bold"]), anchor="ls")
+        draw.text(
+            s(text["x"], text["y"]),
+            text["text"],
+            fill=rgb(text["fill"]),
+            font=_font(text["size"], text["bold"]),
+            anchor="ls",
+        )
     return image
 
 
@@ -112,27 +138,43 @@ def _palette() -> Image.Image:
          CHAIR_OUTLINE, INK, LABEL, ACCENT, TRACK_LINE, LAST_MOVED, "#ffffff"]
     ))
     pairs = [(ink, ground) for ink in (INK, LABEL, ACCENT, POND_LABEL) for ground in grounds]
-    pairs += [(label_ink(chair), chair) for chair in chairs] + [(chair, ground) for chair in chairs for ground in grounds]
+    pairs += [(label_ink(chair), chair) for chair in chairs] + [
+        (chair, ground) for chair in chairs for ground in grounds
+    ]
     blends = Image.new("RGB", (BLEND_STEPS - 1, len(pairs)))
     for row, (ink, ground) in enumerate(pairs):
         for step in range(1, BLEND_STEPS):
-            blends.putpixel((step - 1, row), tuple(round(a + (b - a) * step / BLEND_STEPS) for a, b in zip(rgb(ink), rgb(ground))))
+            blends.putpixel(
+                (step - 1, row),
+                tuple(round(a + (b - a) * step / BLEND_STEPS) for a, b in zip(rgb(ink), rgb(ground), strict=True)),
+            )
     exact = [rgb(colour) for colour in solids]
-    flat = blends.quantize(256 - len(solids), method=Image.Quantize.FASTOCTREE).getpalette()[: 3 * (256 - len(solids))]
+    quantized = blends.quantize(256 - len(solids), method=Image.Quantize.FASTOCTREE).getpalette()
+    if quantized is None:
+        raise ValueError("a quantized picture has a palette")
+    flat = quantized[: 3 * (256 - len(solids))]
     # Pillow finds the nearest entry at five bits a channel: a blend next to
     # a solid colour could stand in for it. (The ground and the white chair
     # are nearer than that, and the ground comes out a shade off white.)
     picked = [
-        colour for colour in zip(flat[0::3], flat[1::3], flat[2::3])
-        if all(sum(abs(a - b) for a, b in zip(colour, solid)) > NEAR for solid in exact)
+        colour for colour in zip(flat[0::3], flat[1::3], flat[2::3], strict=True)
+        if all(sum(abs(a - b) for a, b in zip(colour, solid, strict=True)) > NEAR for solid in exact)
     ]
     palette = Image.new("P", (1, 1))
     palette.putpalette([value for colour in exact + picked for value in colour])
     return palette
 
 
-def _scaled(*values: float) -> list[float]:
-    return [v * SCALE for v in values]
+@overload
+def _scaled(x: float, y: float, /) -> tuple[float, float]: ...
+
+
+@overload
+def _scaled(*values: float) -> tuple[float, ...]: ...
+
+
+def _scaled(*values: float) -> tuple[float, ...]:
+    return tuple(v * SCALE for v in values)
 
 
 @lru_cache(maxsize=32)
@@ -150,20 +192,38 @@ def _grounds(width: int, height: int, grounds: str) -> Image.Image:
         s(pond["x"], pond["y"], pond["x"] + pond["w"], pond["y"] + pond["h"]),
         radius=22 * SCALE, fill=rgb(POND[0]), outline=rgb(POND[1]), width=2 * SCALE,
     )
-    draw.text(s(pond["x"] + pond["w"] / 2, pond["y"] + 10), pond["label"], fill=rgb(POND_LABEL), font=_font(MIN_FONT), anchor="mm")
+    draw.text(
+        s(pond["x"] + pond["w"] / 2, pond["y"] + 10),
+        pond["label"],
+        fill=rgb(POND_LABEL),
+        font=_font(MIN_FONT),
+        anchor="mm",
+    )
     for space in spaces:
         x, y = space["x"], space["y"]
         fill, outline, width = POND + (2,) if space["pond"] else space_style(space)
         width = width + 1 if space["finish"] else width
         draw.rounded_rectangle(
-            s(x, y, x + SPACE_W, y + SPACE_H), radius=5 * SCALE, fill=rgb(fill), outline=rgb(outline), width=width * SCALE
+            s(x, y, x + SPACE_W, y + SPACE_H),
+            radius=5 * SCALE,
+            fill=rgb(fill),
+            outline=rgb(outline),
+            width=width * SCALE,
         )
         draw.text(s(x + SPACE_W / 2, y + 10), space["label"], fill=rgb(LABEL), font=_font(MIN_FONT), anchor="mm")
         if space["prize"]:
-            draw.text(s(x + SPACE_W / 2, y + SPACE_H + 10), space["prize"], fill=rgb(ACCENT), font=_font(MIN_FONT), anchor="mm")
+            draw.text(
+                s(x + SPACE_W / 2, y + SPACE_H + 10),
+                space["prize"],
+                fill=rgb(ACCENT),
+                font=_font(MIN_FONT),
+                anchor="mm",
+            )
     if arch:
         x, y = arch["x"], arch["y"]
         draw.arc(s(x - 2, y - 14, x + SPACE_W + 2, y + 10), 180, 360, fill=rgb(ACCENT), width=4 * SCALE)
         draw.line([tuple(s(x - 2, y - 2)), tuple(s(x - 2, y + 10))], fill=rgb(ACCENT), width=4 * SCALE)
-        draw.line([tuple(s(x + SPACE_W + 2, y - 2)), tuple(s(x + SPACE_W + 2, y + 10))], fill=rgb(ACCENT), width=4 * SCALE)
+        draw.line(
+            [tuple(s(x + SPACE_W + 2, y - 2)), tuple(s(x + SPACE_W + 2, y + 10))], fill=rgb(ACCENT), width=4 * SCALE
+        )
     return image

@@ -35,7 +35,8 @@ def bearer_card_svg(*, label: str, move: int, push: int, count: int) -> str:
         f'<svg class="rules-card" viewBox="0 0 {CARD_W} {CARD_H}" width="{CARD_W}" height="{CARD_H}" '
         f'role="img" aria-label="{escape(aria)}" xmlns="http://www.w3.org/2000/svg" '
         'font-family="system-ui, sans-serif" text-anchor="middle">'
-        f'<rect x="1" y="1" width="{CARD_W - 2}" height="{CARD_H - 2}" rx="8" fill="{fill}" stroke="{ACCENT}" stroke-width="2"/>'
+        f'<rect x="1" y="1" width="{CARD_W - 2}" height="{CARD_H - 2}" rx="8" fill="{fill}" '
+        f'stroke="{ACCENT}" stroke-width="2"/>'
         f'<text x="{CARD_W // 2}" y="44" font-size="{big_size}" font-weight="700" fill="#222">{escape(big)}</text>'
         f'<text x="{CARD_W // 2}" y="68" font-size="13" fill="#222">{escape(label)}</text>'
         f'<text x="{CARD_W // 2}" y="88" font-size="{MIN_FONT}" fill="{LABEL}">×{count}</text>'
@@ -53,12 +54,17 @@ def track_sketch_svg(*, start: int, lowest: int, pond_spaces: tuple[int, ...] | 
     width = x0 + len(numbers) * (SPACE + GAP) + 22 + SPACE + 8
     height = 118
     y = 46
+    # Translated outside the f-strings, where makemessages finds them.
+    label = _("Sketch of the track: the shell pond, the spaces behind START, START, and the finish arch")
+    finish = _("Finish")
     parts = [
         f'<svg class="rules-track" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
-        f'aria-label="{escape(_("Sketch of the track: the shell pond, the spaces behind START, START, and the finish arch"))}" '
+        f'aria-label="{escape(label)}" '
         'xmlns="http://www.w3.org/2000/svg" font-family="system-ui, sans-serif" text-anchor="middle">',
-        f'<ellipse cx="{pond_w // 2 + 2}" cy="{y + SPACE // 2}" rx="{pond_w // 2}" ry="20" fill="{POND[0]}" stroke="{POND[1]}"/>',
-        f'<text x="{pond_w // 2 + 2}" y="{y - 10}" font-size="{MIN_FONT}" fill="currentColor">{escape(_("Shell pond"))}</text>',
+        f'<ellipse cx="{pond_w // 2 + 2}" cy="{y + SPACE // 2}" rx="{pond_w // 2}" ry="20" '
+        f'fill="{POND[0]}" stroke="{POND[1]}"/>',
+        f'<text x="{pond_w // 2 + 2}" y="{y - 10}" font-size="{MIN_FONT}" fill="currentColor">'
+        f'{escape(_("Shell pond"))}</text>',
     ]
     for index, number in enumerate(numbers):
         x = x0 + index * (SPACE + GAP)
@@ -69,7 +75,8 @@ def track_sketch_svg(*, start: int, lowest: int, pond_spaces: tuple[int, ...] | 
             fill, stroke, _width = SPACE_STYLE[kind]
         parts.append(
             f'<rect x="{x}" y="{y}" width="{SPACE}" height="{SPACE}" rx="4" fill="{fill}" stroke="{stroke}"/>'
-            f'<text x="{x + SPACE // 2}" y="{y + 21}" font-size="{MIN_FONT}" fill="#222">{escape(_signed(number) if number else "0")}</text>'
+            f'<text x="{x + SPACE // 2}" y="{y + 21}" font-size="{MIN_FONT}" fill="#222">'
+            f'{escape(_signed(number) if number else "0")}</text>'
         )
         if number == start:
             parts.append(
@@ -81,10 +88,12 @@ def track_sketch_svg(*, start: int, lowest: int, pond_spaces: tuple[int, ...] | 
     fx = gap_x + 22
     fill, stroke, _width = SPACE_STYLE["current"]
     parts.append(
-        f'<rect x="{fx}" y="{y}" width="{SPACE}" height="{SPACE}" rx="4" fill="{fill}" stroke="{stroke}" stroke-width="2"/>'
+        f'<rect x="{fx}" y="{y}" width="{SPACE}" height="{SPACE}" rx="4" fill="{fill}" stroke="{stroke}" '
+        'stroke-width="2"/>'
         f'<text x="{fx + SPACE // 2}" y="{y + 21}" font-size="{MIN_FONT}" fill="#222">{first_finish}</text>'
         f'<path d="M{fx - 3} {y - 2} v-12 a19 14 0 0 1 38 0 v12" fill="none" stroke="{ACCENT}" stroke-width="3"/>'
-        f'<text x="{fx + SPACE // 2 - 6}" y="{y + SPACE + 18}" font-size="{MIN_FONT}" fill="currentColor">{escape(_("Finish"))}</text>'
+        f'<text x="{fx + SPACE // 2 - 6}" y="{y + SPACE + 18}" font-size="{MIN_FONT}" fill="currentColor">'
+        f'{escape(finish)}</text>'
         "</svg>"
     )
     return mark_safe("".join(parts))

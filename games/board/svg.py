@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.narrate import colour_name
+from games.narrate import Names, colour_name
 
 from .colours import ACCENT, BOARD_BG, LABEL, LAST_MOVED, POND, POND_LABEL, TRACK_LINE, space_style
 from .layout import CHAIR_R, MIN_FONT, SPACE_H, SPACE_W, board_layout, shape_points
 
 
-def board_svg(observation: dict, ruleset: engine.Ruleset, names: dict | None = None) -> str:
+def board_svg(observation: Mapping[str, Any], ruleset: engine.Ruleset, names: Names | None = None) -> str:
     """The board picture as SVG markup. Built here rather than in a template:
     a few hundred shapes cost Django's template engine most of a page view.
     No width attribute: CSS scales it to the column (see .board in site.css)."""
     layout = board_layout(observation, ruleset, names)
     aria = "; ".join([layout.title, *layout.aria])
+    # Translated outside the f-strings, where makemessages finds them.
+    prizes_title = _("Prizes: 1st/2nd/3rd")
+    arch_title = _("The arch")
     parts = [
         f'<svg class="board" viewBox="0 0 {layout.width} {layout.height}" preserveAspectRatio="xMinYMin meet" '
         f'role="img" aria-label="{escape(aria)}" xmlns="http://www.w3.org/2000/svg" '
@@ -48,13 +54,13 @@ def board_svg(observation: dict, ruleset: engine.Ruleset, names: dict | None = N
             parts.append(
                 f'<text x="{x + SPACE_W / 2}" y="{y + SPACE_H + 14}" font-size="{MIN_FONT}" text-anchor="middle" '
                 f'fill="{ACCENT}" font-weight="{700 if space["current"] else 400}">{space["prize"]}'
-                f'<title>{escape(_("Prizes: 1st/2nd/3rd"))}</title></text>'
+                f'<title>{escape(prizes_title)}</title></text>'
             )
     if layout.arch:
         x, y = layout.arch["x"], layout.arch["y"]
         parts.append(
             f'<path class="arch" d="M{x - 2} {y + 10} V{y - 2} A{SPACE_W / 2 + 2} 12 0 0 1 {x + SPACE_W + 2} {y - 2} '
-            f'V{y + 10}" fill="none" stroke="{ACCENT}" stroke-width="4"><title>{escape(_("The arch"))}</title></path>'
+            f'V{y + 10}" fill="none" stroke="{ACCENT}" stroke-width="4"><title>{escape(arch_title)}</title></path>'
         )
     for marker in layout.markers:
         parts.append(_marker(marker))
@@ -68,7 +74,7 @@ def board_svg(observation: dict, ruleset: engine.Ruleset, names: dict | None = N
     return mark_safe("".join(parts))
 
 
-def _marker(marker: dict) -> str:
+def _marker(marker: Mapping[str, Any]) -> str:
     x, y, shape = marker["x"], marker["y"], marker["shape"]
     paint = f'fill="{marker["fill"]}" stroke="{marker["outline"]}" stroke-width="1.5"'
     points = shape_points(shape, x, y, CHAIR_R)

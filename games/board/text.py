@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.utils.translation import gettext as _
 
-from games.narrate import colour_name
+from games.narrate import Names, colour_name
 
 
-def board_text(observation: dict, names: dict) -> str:
+def board_text(observation: Mapping[str, Any], names: Names) -> str:
     """The table as a few plain lines, for the text part of emails."""
-    def name(colour):
+    def name(colour: str) -> str:
         return names.get(colour) or colour_name(colour)
 
     lines = []
@@ -41,5 +44,7 @@ def board_text(observation: dict, names: dict) -> str:
             }
         )
         if auction["my_cards"]:
-            lines.append(_("Your secret cards: %(cards)s") % {"cards": " ".join(c["code"] for c in auction["my_cards"])})
+            lines.append(
+                _("Your secret cards: %(cards)s") % {"cards": " ".join(c["code"] for c in auction["my_cards"])}
+            )
     return "\n".join(lines)

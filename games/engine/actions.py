@@ -140,7 +140,12 @@ def parse(text: str, ruleset: Ruleset = CLASSIC) -> Action:
             colour, sep, slot = arg.partition(":")
             if not sep:
                 raise NotationError(gettext_noop("write each removal as colour:slot, not %(arg)r"), arg=arg)
-            picks.append((_colour(colour, ruleset), _whole_number(slot, gettext_noop("a slot must be a whole number, not %(word)r"))))
+            picks.append(
+                (
+                    _colour(colour, ruleset),
+                    _whole_number(slot, gettext_noop("a slot must be a whole number, not %(word)r")),
+                )
+            )
         if len({colour for colour, _ in picks}) != len(picks):
             raise NotationError(gettext_noop("name each display only once"))
         order = ruleset.colours.index

@@ -20,7 +20,9 @@ def gettext_noop(message: str) -> str:
 def _filled(template: str, values: dict[str, object]) -> str:
     if not values:
         return template
-    return template % {key: ", ".join(map(str, value)) if isinstance(value, tuple) else value for key, value in values.items()}
+    return template % {
+        key: ", ".join(map(str, value)) if isinstance(value, tuple) else value for key, value in values.items()
+    }
 
 
 class EngineError(Exception):

@@ -32,7 +32,7 @@ def _forced_step(state: State) -> State | None:
     if state.draws:
         return None
     phase = state.phase
-    if phase == START_AUCTION or phase == SUBSTITUTE_AUCTION:
+    if phase in (START_AUCTION, SUBSTITUTE_AUCTION):
         if state.auction is None:
             return _after_auction(state)
         if state.auction.turn is None:

@@ -163,7 +163,7 @@ def _auction(state: State, seat: int | None) -> AuctionView | None:
         "bidders": [colours[s] for s in auction.bidders],
         "active": [colours[s] for s in auction.active],
         "face_up": [_card(state, c) for c in auction.face_up],
-        "cards_held": {colours[s]: len(h) for s, h in zip(auction.bidders, auction.hands)},
+        "cards_held": {colours[s]: len(h) for s, h in zip(auction.bidders, auction.hands, strict=True)},
         "high_bid": auction.high_bid,
         "high_bidder": None if auction.high_bidder is None else colours[auction.high_bidder],
         "turn": None if auction.turn is None else colours[auction.turn],

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import cache
 from typing import Literal, cast, overload
 
 from . import auction as auctions
@@ -40,7 +40,6 @@ from .state import (
     to_move,
 )
 
-
 DecisionKind = Literal["bid", "roll", "push", "remove", "chance"]
 
 _ROLL = Roll()
@@ -58,7 +57,7 @@ def decision_kind(state: State) -> DecisionKind | None:
         race = state.race
         assert race is not None  # set by the first race, never cleared
         return _RACE_DECISIONS[race.awaiting]
-    if phase == START_AUCTION or phase == SUBSTITUTE_AUCTION:
+    if phase in (START_AUCTION, SUBSTITUTE_AUCTION):
         auction = state.auction
         assert auction is not None  # cleared only inside a step, never between steps
         return "bid" if auction.turn is not None else None
@@ -87,13 +86,13 @@ def chance_outcomes(state: State) -> Sequence[Action]:
     return _dice(state.ruleset.die_faces)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _draw_of(card: int) -> Draw:
     # Actions are immutable values, so playouts can share one per outcome.
     return Draw(card)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _dice(faces: int) -> tuple[Die, ...]:
     return tuple(Die(face) for face in range(1, faces + 1))
 

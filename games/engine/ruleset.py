@@ -124,7 +124,7 @@ class Ruleset:
 
     # Any: the data is parsed JSON, whose shape only to_json vouches for.
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Ruleset":
+    def from_json(cls, data: dict[str, Any]) -> Ruleset:
         return cls(
             name=data["name"],
             min_players=data["min_players"],

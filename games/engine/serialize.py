@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from typing import Any, cast
 
 from .actions import Action, format_action, parse
-from .ruleset import Ruleset
 from .rules import apply
+from .ruleset import Ruleset
 from .state import Auction, Race, RaceResult, State, new_game
 
 

@@ -175,7 +175,7 @@ def to_move(state: State) -> int | None:
         race = state.race
         assert race is not None  # set by the first race, never cleared
         return CHANCE if race.awaiting == AWAIT_DIE else race.turn
-    if phase == START_AUCTION or phase == SUBSTITUTE_AUCTION:
+    if phase in (START_AUCTION, SUBSTITUTE_AUCTION):
         auction = state.auction
         assert auction is not None  # cleared only inside a step, never between steps
         return auction.turn
@@ -230,5 +230,5 @@ _new_tuple: Callable[..., tuple[object, ...]] = tuple.__new__
 for _cls in (State, Auction, Race):
     # setattr: a checker allows neither assigning to a method nor adding an
     # attribute that the class does not declare.
-    setattr(_cls, "_index", {name: i for i, name in enumerate(_cls._fields)})
-    setattr(_cls, "_replace", _quick_replace)
+    setattr(_cls, "_index", {name: i for i, name in enumerate(_cls._fields)})  # noqa: B010
+    setattr(_cls, "_replace", _quick_replace)  # noqa: B010

@@ -5,10 +5,12 @@ nothing read from the database."""
 from __future__ import annotations
 
 from email.mime.image import MIMEImage
+from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template import Context
+from django.template.backends.django import Template as DjangoTemplate
 from django.template.loader import get_template, render_to_string
 from django.utils import translation
 from django.utils.dateparse import parse_datetime
@@ -20,7 +22,7 @@ from games.narrate import describe
 SUBJECT_MAX = 200
 
 
-def email_render(template: str, context: dict, language: str | None = None) -> tuple[str, str, str]:
+def email_render(template: str, context: dict[str, Any], language: str | None = None) -> tuple[str, str, str]:
     """Subject, text and HTML of ``emails/<template>*``, in ``language`` (the
     seat's), whatever language the request or task that writes it speaks."""
     context = dict(context)
@@ -36,7 +38,7 @@ def email_render(template: str, context: dict, language: str | None = None) -> t
     return subject, text, html
 
 
-def _tell(context: dict) -> None:
+def _tell(context: dict[str, Any]) -> None:
     """Word what the outbox row keeps as facts (engine events, the
     observation) in the language now active: a row queued by an English
     request for a German seat still reads German."""
@@ -48,10 +50,13 @@ def _tell(context: dict) -> None:
         context["board_text"] = board_text(context["observation"], names)
 
 
-def _plain(name: str, context: dict) -> str:
+def _plain(name: str, context: dict[str, Any]) -> str:
     """A plain-text template, rendered with autoescape off whatever the
     template says: "O'Brien & Co" is not HTML and must not read "O&#x27;Brien"."""
-    return get_template(name).template.render(Context(context, autoescape=False))
+    template = get_template(name)
+    if not isinstance(template, DjangoTemplate):
+        raise TypeError(f"{name} is not a Django template")
+    return template.template.render(Context(context, autoescape=False))
 
 
 def email_message(
@@ -62,9 +67,9 @@ def email_message(
     to: str,
     unsubscribe: str | None,
     reply_to: str | None,
-    picture: dict | None,
+    picture: dict[str, Any] | None,
     tag: str,
-    metadata: dict,
+    metadata: dict[str, Any],
     message_id: str | None = None,
     in_reply_to: str | None = None,
     game: str | None = None,
@@ -98,8 +103,9 @@ def email_message(
         message.attach(image)
         message.mixed_subtype = "related"
     # Links carry seat secrets: a provider rewriting them would see them all.
-    message.track_clicks = False
-    message.track_opens = False
-    message.tags = [tag]
-    message.metadata = metadata
+    # (Anymail's attributes: it reads them off any EmailMessage, and has no types.)
+    message.track_clicks = False  # type: ignore[attr-defined]
+    message.track_opens = False  # type: ignore[attr-defined]
+    message.tags = [tag]  # type: ignore[attr-defined]
+    message.metadata = metadata  # type: ignore[attr-defined]
     return message

@@ -9,6 +9,8 @@ anything; only messages within these limits are ever parsed."""
 from __future__ import annotations
 
 import re
+from email.message import Message
+from email.policy import EmailPolicy
 
 from django.utils.translation import gettext as _
 
@@ -139,12 +141,12 @@ def is_automatic(raw: str) -> bool:
     return any(values.get(name) for name in ("x-autoreply", "x-autorespond", "x-auto-response-suppress"))
 
 
-def message_text(message) -> str:
+def message_text(message: Message) -> str:
     """A parsed message as text again, without reading its headers: the
     standard serialisation re-parses every long header (a minute for a To:
     of 15,000 addresses); with refold_source="none" lines go out as received."""
     policy = message.policy
-    if hasattr(policy, "refold_source"):
+    if isinstance(policy, EmailPolicy):  # compat32 has no refold_source
         policy = policy.clone(refold_source="none")
     try:
         return message.as_string(policy=policy)

@@ -4,6 +4,9 @@ decision the same way ("your bid in the second start auction")."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.utils.translation import pgettext, pgettext_lazy
 
 from games.engine.state import SUBSTITUTE_AUCTION
@@ -65,7 +68,7 @@ def ordinal(number: int) -> str:
     return pgettext("ordinal numeral", "%(number)srd") % {"number": number}
 
 
-def _occasion(observation: dict) -> tuple[str, dict]:
+def _occasion(observation: Mapping[str, Any]) -> tuple[str, dict[str, object]]:
     """Which decision, and the auction or race it belongs to."""
     decision = observation.get("decision")
     auction = observation.get("auction") or {}
@@ -84,13 +87,13 @@ def _occasion(observation: dict) -> tuple[str, dict]:
     return "other", {}
 
 
-def decision_title(observation: dict) -> str:
+def decision_title(observation: Mapping[str, Any]) -> str:
     """The decision as a subject names it: "your bid in the second start auction"."""
     key, values = _occasion(observation)
     return str(_TITLES[key]) % values
 
 
-def decision_request(observation: dict) -> str:
+def decision_request(observation: Mapping[str, Any]) -> str:
     """The decision as an instruction: "Bid or pass in the second start auction"."""
     key, values = _occasion(observation)
     return str(_REQUESTS[key]) % values

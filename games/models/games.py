@@ -33,7 +33,9 @@ class Game(models.Model):
     ruleset_name = models.CharField(max_length=40, verbose_name=_("ruleset"))
     ruleset = models.JSONField(verbose_name=_("ruleset numbers"))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.INVITING, verbose_name=_("status"))
-    decision_hours = models.PositiveSmallIntegerField(default=DEFAULT_DECISION_HOURS, verbose_name=_("hours per decision"))
+    decision_hours = models.PositiveSmallIntegerField(
+        default=DEFAULT_DECISION_HOURS, verbose_name=_("hours per decision")
+    )
     # The engine state after the latest action: pages never replay the log.
     state = models.JSONField(null=True, blank=True, verbose_name=_("state"))
     # Bumped by every applied action; writes compare-and-set on it.

@@ -37,3 +37,6 @@ class InboundMessage(models.Model):
         verbose_name = _("received email")
         verbose_name_plural = _("received emails")
         indexes = [models.Index(fields=["status", "received_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.fingerprint[:12]} ({self.status})"

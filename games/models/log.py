@@ -42,3 +42,6 @@ class ActionRecord(models.Model):
         verbose_name_plural = _("log entries")
         ordering = ["game", "seq"]
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="action_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} {self.action}"

@@ -26,6 +26,9 @@ class ModerationEntry(models.Model):
         verbose_name_plural = _("moderation entries")
         ordering = ["-created_at"]
 
+    def __str__(self) -> str:
+        return f"{self.game_id}@{self.at_seq} {self.action}"
+
 
 class HelpRequest(models.Model):
     """A player's "ask a moderator"."""
@@ -39,3 +42,6 @@ class HelpRequest(models.Model):
     class Meta:
         verbose_name = _("request for help")
         verbose_name_plural = _("requests for help")
+
+    def __str__(self) -> str:
+        return f"{self.game_id}: {self.message[:40]}"

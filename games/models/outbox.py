@@ -19,7 +19,9 @@ class Notification(models.Model):
         FAILED = "failed", _("failed")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications", verbose_name=_("game"))
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, null=True, related_name="notifications", verbose_name=_("seat"))
+    seat = models.ForeignKey(
+        Seat, on_delete=models.CASCADE, null=True, related_name="notifications", verbose_name=_("seat")
+    )
     kind = models.CharField(max_length=20, verbose_name=_("kind"))
     version = models.PositiveIntegerField(verbose_name=_("version"))
     to_email = models.EmailField(verbose_name=_("to"))
@@ -44,9 +46,8 @@ class Notification(models.Model):
     class Meta:
         verbose_name = _("email")
         verbose_name_plural = _("emails")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["game", "seat", "version", "kind"], name="notification_once"
-            )
-        ]
+        constraints = [models.UniqueConstraint(fields=["game", "seat", "version", "kind"], name="notification_once")]
         indexes = [models.Index(fields=["status", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.to_email} ({self.status})"

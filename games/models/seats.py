@@ -14,11 +14,13 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField(verbose_name=_("position"))
     email = models.EmailField(verbose_name=_("email address"))
     display_name = models.CharField(max_length=40, blank=True, verbose_name=_("name"))
-    colour = models.CharField(max_length=10, null=True, blank=True, verbose_name=_("colour"))
+    colour = models.CharField(max_length=10, null=True, blank=True, verbose_name=_("colour"))  # noqa: DJ001 - NULL is "not chosen yet", unique per game only once chosen
     time_zone = models.CharField(max_length=64, default="UTC", verbose_name=_("time zone"))
     # The seat's pages and every email to it are in this language, whoever
     # opens the link and whichever task writes the email.
-    language = models.CharField(max_length=8, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE, verbose_name=_("language"))
+    language = models.CharField(
+        max_length=8, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE, verbose_name=_("language")
+    )
     is_host = models.BooleanField(default=False, verbose_name=_("host"))
     # The link's secret is derived from this nonce (services.links); only its
     # SHA-256 is stored, for looking the seat up.
@@ -32,7 +34,9 @@ class Seat(models.Model):
         EVERY = "every", _("an email for every decision and race")
         DIGEST = "digest", _("a daily digest, plus the decisions that need me")
 
-    email_mode = models.CharField(max_length=10, choices=EmailMode.choices, default=EmailMode.EVERY, verbose_name=_("emails"))
+    email_mode = models.CharField(
+        max_length=10, choices=EmailMode.choices, default=EmailMode.EVERY, verbose_name=_("emails")
+    )
     # Set by a bounce or refusal from the provider; shown to everyone.
     email_undeliverable = models.BooleanField(default=False, verbose_name=_("email undeliverable"))
     # Set by the one-click unsubscribe; only the seat page can undo it.
@@ -93,6 +97,9 @@ class SeatHolder(models.Model):
         verbose_name = _("earlier player")
         verbose_name_plural = _("earlier players")
 
+    def __str__(self) -> str:
+        return f"{self.display_name or self.email}, steps {self.from_seq}-{self.until_seq}"
+
 
 class Absence(models.Model):
     class Mode(models.TextChoices):
@@ -109,3 +116,6 @@ class Absence(models.Model):
     class Meta:
         verbose_name = _("absence")
         verbose_name_plural = _("absences")
+
+    def __str__(self) -> str:
+        return f"{self.seat_id}: {self.starts_at:%Y-%m-%d} +{self.days}d"

@@ -66,7 +66,9 @@ class WebhookDelivery(models.Model):
         CANCELLED = "cancelled", _("cancelled")
 
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries", verbose_name=_("webhook"))
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="webhook_deliveries", verbose_name=_("game"))
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="webhook_deliveries", verbose_name=_("game")
+    )
     # Sent as X-Versailles-Delivery, the same on every attempt: receivers
     # drop a delivery they have seen.
     public_id = models.CharField(max_length=32, unique=True, default=new_delivery_id, verbose_name=_("delivery id"))
@@ -92,3 +94,6 @@ class WebhookDelivery(models.Model):
         verbose_name_plural = _("webhook deliveries")
         constraints = [models.UniqueConstraint(fields=["webhook", "key"], name="webhook_delivery_once")]
         indexes = [models.Index(fields=["status", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.public_id} ({self.event})"

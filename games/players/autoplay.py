@@ -4,9 +4,11 @@ they use a random number generator the caller passes in)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 
 from games.engine import (
     CHANCE,
+    Action,
     Bid,
     Pass,
     State,
@@ -18,16 +20,16 @@ from games.engine import (
 )
 
 
-def random_action(state: State, rng: random.Random):
+def random_action(state: State, rng: random.Random) -> Action:
     """Any legal action, uniformly: what the benchmark and playout tests use."""
     return rng.choice(legal_actions(state))
 
 
-def chance_action(state: State, rng: random.Random):
+def chance_action(state: State, rng: random.Random) -> Action:
     return rng.choice(chance_outcomes(state))
 
 
-def _worth(state: State, cards) -> float:
+def _worth(state: State, cards: Collection[int]) -> float:
     """Average steps a team of these cards makes per roll (a Devil's push counts half)."""
     if not cards:
         return 0.0
@@ -39,7 +41,7 @@ def _deck_average(state: State) -> float:
     return _worth(state, range(state.ruleset.deck_size))
 
 
-def sensible_action(state: State, rng: random.Random):
+def sensible_action(state: State, rng: random.Random) -> Action | None:
     """A modest player: bids up to what the cards it can see seem worth,
     otherwise does what the deadline default would do."""
     seat = to_move(state)
@@ -48,6 +50,8 @@ def sensible_action(state: State, rng: random.Random):
     if decision_kind(state) != "bid":
         return default_action(state)
     auction = state.auction
+    if auction is None or seat is None:
+        raise ValueError("a bid is decided with an auction under way and a seat to move")
     seen = list(auction.face_up) + list(auction.hand_of(seat))
     unseen = state.ruleset.lot_size - len(seen)
     average = _deck_average(state)

@@ -13,7 +13,20 @@ from __future__ import annotations
 import random
 import time
 
-from games.engine import CHANCE, Action, Bid, Pass, Push, Roll, State, apply, default_action, is_over, legal_actions, to_move
+from games.engine import (
+    CHANCE,
+    Action,
+    Bid,
+    Pass,
+    Push,
+    Roll,
+    State,
+    apply,
+    default_action,
+    is_over,
+    legal_actions,
+    to_move,
+)
 
 from .autoplay import chance_action, sensible_action
 
@@ -62,26 +75,28 @@ def determinized(state: State, seat: int, rng: random.Random) -> State:
     auction = state.auction
     hidden_hands = [] if auction is None else [i for i, bidder in enumerate(auction.bidders) if bidder != seat]
     hidden = list(state.deck) + list(state.discard)
-    for index in hidden_hands:
-        hidden += auction.hands[index]
+    if auction is not None:
+        for index in hidden_hands:
+            hidden += auction.hands[index]
     hidden.sort()  # the deal depends on which cards are hidden, never on where they lie
     rng.shuffle(hidden)
     deck, hidden = hidden[: len(state.deck)], hidden[len(state.deck):]
     discard, hidden = hidden[: len(state.discard)], hidden[len(state.discard):]
-    changes: dict = {"deck": tuple(sorted(deck)), "discard": tuple(discard)}
     if auction is not None:
         hands = list(auction.hands)
         for index in hidden_hands:
             size = len(hands[index])
             hands[index], hidden = tuple(hidden[:size]), hidden[size:]
-        changes["auction"] = auction._replace(hands=tuple(hands))
-    return state._replace(**changes)
+        auction = auction._replace(hands=tuple(hands))
+    return state._replace(deck=tuple(sorted(deck)), discard=tuple(discard), auction=auction)
 
 
 def _playout(state: State, me: int, rng: random.Random) -> float:
     while not is_over(state):
         mover = to_move(state)
         action = chance_action(state, rng) if mover == CHANCE else sensible_action(state, rng)
+        if mover is None or action is None:
+            raise ValueError("a game that is not over has a seat to move and a decision for it")
         state = apply(state, mover, action)
     others = [gold for seat, gold in enumerate(state.gold) if seat != me]
     return state.gold[me] - sum(others) / len(others)

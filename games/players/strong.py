@@ -82,7 +82,9 @@ def _field_push_chance(ruleset: Ruleset) -> float:
 
 
 @lru_cache(maxsize=200_000)
-def _race_worth(team: tuple[str, ...], rivals: tuple[tuple[str, ...] | None, ...], ruleset: Ruleset, race: int) -> float:
+def _race_worth(
+    team: tuple[str, ...], rivals: tuple[tuple[str, ...] | None, ...], ruleset: Ruleset, race: int
+) -> float:
     """Expected gold of ``team`` from race ``race`` against ``rivals``' teams."""
     rates = [race_model.push_chance(team, ruleset)] + [
         _field_push_chance(ruleset) if rival is FIELD else race_model.push_chance(rival, ruleset) for rival in rivals
@@ -92,7 +94,7 @@ def _race_worth(team: tuple[str, ...], rivals: tuple[tuple[str, ...] | None, ...
     walks = [
         _field_chances(ruleset, race) if rival is FIELD
         else race_model.chair_chances(rival, ruleset, race, ruleset.start_space, rate)
-        for rival, rate in zip(rivals, pushed[1:])
+        for rival, rate in zip(rivals, pushed[1:], strict=True)
     ]
     return race_model.expected_prize(mine, [(walk, 0.5) for walk in walks], ruleset.prizes[race - 1], 0)
 
@@ -101,7 +103,9 @@ def race_worth(team: Sequence[str], rivals: Sequence[Sequence[str] | None], rule
     return _race_worth(*_keys(team, rivals), ruleset, race)
 
 
-def _keys(team, rivals) -> tuple[tuple[str, ...], tuple[tuple[str, ...] | None, ...]]:
+def _keys(
+    team: Sequence[str], rivals: Sequence[Sequence[str] | None]
+) -> tuple[tuple[str, ...], tuple[tuple[str, ...] | None, ...]]:
     return tuple(sorted(team)), tuple(sorted((tuple(sorted(r)) if r is not FIELD else FIELD for r in rivals), key=str))
 
 
@@ -155,7 +159,9 @@ def lot_worth(view: Observation, ruleset: Ruleset, rng: random.Random) -> float:
     return sum(gains) / len(gains) * players / (players - 1)
 
 
-def team_worth_of_field(rivals, ruleset: Ruleset, first_race: int, pool: list[str], rng: random.Random) -> float:
+def team_worth_of_field(
+    rivals: Sequence[Sequence[str] | None], ruleset: Ruleset, first_race: int, pool: list[str], rng: random.Random
+) -> float:
     samples = [team_worth(drawn(pool, ruleset.lot_size, rng), rivals, ruleset, first_race) for _ in range(LOT_SAMPLES)]
     return sum(samples) / len(samples)
 
@@ -207,7 +213,7 @@ def race_edge(view: Observation, ruleset: Ruleset, pushed: str | None) -> float:
     rates = race_model.pushes_received([teams[s] for s in chairs], ruleset)
     walks = {
         seat: race_model.chair_chances(teams[seat], ruleset, race["number"], chairs[seat], rate)
-        for seat, rate in zip(chairs, rates)
+        for seat, rate in zip(chairs, rates, strict=True)
     }
     taken = len(race["arrivals"])
 
@@ -232,11 +238,13 @@ def _remove(view: Observation, ruleset: Ruleset) -> Action:
     for seat, team in enumerate(teams):
         rivals = [t for s, t in enumerate(teams) if s != seat]
 
-        # The next race only: teams change again by the one after.
+        # The next race only: teams change again by the one after. (Called
+        # in this turn of the loop only, so it sees this seat's team.)
         def after(slot: int) -> float:
-            rest = team[:slot] + team[slot + 1:]
+            rest = team[:slot] + team[slot + 1:]  # noqa: B023
             return sum(
-                count * race_worth(rest + [code], rivals, ruleset, next_race) for code, count in refills.items()
+                count * race_worth(rest + [code], rivals, ruleset, next_race)  # noqa: B023
+                for code, count in refills.items()
             ) / max(1, len(pool))
 
         # Ties go to the lower slot.

@@ -5,6 +5,8 @@ games/web/openapi.py documents."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from games import engine
 from games.models import ActionRecord, Game, Seat
 from games.narrate import describe
@@ -40,7 +42,7 @@ def _decision(game: Game, state: engine.State | None, seats: list[Seat], viewer:
         return None
     mover = engine.to_move(state)
     colour = next((seat.colour for seat in seats if seat.position == mover), None)
-    decision = {
+    decision: dict[str, Any] = {
         "kind": engine.decision_kind(state),
         "colour": colour,
         "version": game.decision_version,

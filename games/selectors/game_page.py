@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from django.db import connection
+from django.db import connection, models
 from django.utils import timezone
 
 from games.models import Absence, Game, Seat
@@ -30,11 +30,19 @@ PAGE_SECONDS = 6 * 3600
 
 # Seat columns that change without changing any page.
 _NOT_SHOWN = {"link_opened_at", "digest_sent_at"}
-SHOWN_SEAT_FIELDS = tuple(f.name for f in Seat._meta.concrete_fields if f.name not in _NOT_SHOWN)
-SHOWN_SEAT_COLUMNS = tuple(Seat._meta.get_field(name).attname for name in SHOWN_SEAT_FIELDS)
+_SHOWN_SEAT = tuple(f for f in Seat._meta.concrete_fields if f.name not in _NOT_SHOWN)
+SHOWN_SEAT_FIELDS = tuple(f.name for f in _SHOWN_SEAT)
+SHOWN_SEAT_COLUMNS = tuple(f.attname for f in _SHOWN_SEAT)
 SHOWN_GAME_COLUMNS = (
-    "public_id", "version", "status", "deadline", "paused_at", "ended_at", "decision_hours",
-    "absence_allowance_days", "moderation_steps",
+    "public_id",
+    "version",
+    "status",
+    "deadline",
+    "paused_at",
+    "ended_at",
+    "decision_hours",
+    "absence_allowance_days",
+    "moderation_steps",
 )
 _SEAT = {name: place for place, name in enumerate(SHOWN_SEAT_COLUMNS)}
 _GAME = {name: len(SHOWN_SEAT_COLUMNS) + place for place, name in enumerate(SHOWN_GAME_COLUMNS)}
@@ -73,32 +81,38 @@ class PageRows:
 def _made(rows: list[tuple], game_id: int, viewer: Viewer | None = None) -> PageRows:
     absences = _absences(game_id, rows)
     digest = hashlib.sha256(repr((rows, absences)).encode()).hexdigest()
-    first = rows[0] if rows else (None,) * len(_SEAT) + (0,) * len(_GAME)
+    first: tuple = rows[0] if rows else ()
     return PageRows(
-        version=first[_GAME["version"]],
+        version=first[_GAME["version"]] if first else 0,
         digest=digest,
-        moderated=first[_GAME["moderation_steps"]] > 0,
+        moderated=bool(first) and first[_GAME["moderation_steps"]] > 0,
         absences=bool(absences),
         viewer=viewer,
     )
 
 
+def _column(model: type[models.Model], name: str) -> str:
+    """The quoted column of ``model``'s field ``name``."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field), name
+    return connection.ops.quote_name(str(field.column))
+
+
 def _statement(game_of_page: str) -> str:
     """Every shown column of every seat of one game, then the game's shown
     columns, by position; ``game_of_page`` is SQL giving the game's id."""
-    seat, game = Seat._meta, Game._meta
     quoted = connection.ops.quote_name
-    columns = [f"s.{quoted(seat.get_field(name).column)}" for name in SHOWN_SEAT_FIELDS]
-    columns += [f"g.{quoted(game.get_field(name).column)}" for name in SHOWN_GAME_COLUMNS]
+    columns = [f"s.{_column(Seat, name)}" for name in SHOWN_SEAT_FIELDS]
+    columns += [f"g.{_column(Game, name)}" for name in SHOWN_GAME_COLUMNS]
     return (
-        f"SELECT {', '.join(columns)} FROM {quoted(seat.db_table)} s "
-        f"JOIN {quoted(game.db_table)} g ON g.{quoted(game.pk.column)} = s.{quoted(seat.get_field('game').column)} "
-        f"WHERE s.{quoted(seat.get_field('game').column)} = ({game_of_page}) "
-        f"ORDER BY s.{quoted(seat.get_field('position').column)}"
+        f"SELECT {', '.join(columns)} FROM {quoted(Seat._meta.db_table)} s "
+        f"JOIN {quoted(Game._meta.db_table)} g ON g.{_column(Game, 'id')} = s.{_column(Seat, 'game')} "
+        f"WHERE s.{_column(Seat, 'game')} = ({game_of_page}) "
+        f"ORDER BY s.{_column(Seat, 'position')}"
     )
 
 
-def _rows(game_of_page: str, parameter: object) -> list[tuple]:
+def _rows(game_of_page: str, parameter: int | str) -> list[tuple]:
     """The rows as the database driver gives them: compared and digested,
     never used as model values."""
     with connection.cursor() as cursor:
@@ -113,10 +127,9 @@ def page_rows(game: Game) -> PageRows:
 
 
 def _game_of_link() -> str:
-    seat, quoted = Seat._meta, connection.ops.quote_name
     return (
-        f"SELECT {quoted(seat.get_field('game').column)} FROM {quoted(seat.db_table)} "
-        f"WHERE {quoted(seat.get_field('token_hash').column)} = %s"
+        f"SELECT {_column(Seat, 'game')} FROM {connection.ops.quote_name(Seat._meta.db_table)} "
+        f"WHERE {_column(Seat, 'token_hash')} = %s"
     )
 
 

@@ -24,7 +24,8 @@ def _game_row(seat: Seat) -> dict:
     seats = game_seats(game)
     names = {s.colour: s.name for s in seats}
     observation = observation_for(game, seat)
-    to_move = (observation or {}).get("to_move")
+    to_move = observation["to_move"] if observation else None
+    race = observation["race"] if observation else None
     mover = next((s for s in seats if s.colour and s.colour == to_move), None)
     return {
         "public_id": game.public_id,
@@ -37,6 +38,6 @@ def _game_row(seat: Seat) -> dict:
         "deadline": local_time(game.deadline, seat.time_zone),
         "time_zone": seat.time_zone,
         "waiting_for": mover.name if mover is not None and mover.pk != seat.pk else None,
-        "race": (observation or {}).get("race") and observation["race"]["number"],
+        "race": race and race["number"],
         "standings": final_standings(observation, names) if game.status == Game.Status.OVER else None,
     }

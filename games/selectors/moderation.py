@@ -76,26 +76,51 @@ def attention(*, query: str = "", status: str = "", limit: int = 200) -> list[di
     for game_id, deadline in Game.objects.filter(
         status=Game.Status.RUNNING, deadline__lt=now - OVERDUE_GRACE
     ).values_list("pk", "deadline")[:limit]:
-        flag(game_id, deadline, _("decision overdue since %(when)s") % {"when": deadline.strftime("%Y-%m-%d %H:%M UTC")})
+        if deadline is None:  # never after this filter (the column is nullable)
+            continue
+        flag(
+            game_id, deadline, _("decision overdue since %(when)s") % {"when": deadline.strftime("%Y-%m-%d %H:%M UTC")}
+        )
     for seat in Seat.objects.filter(autopilot_reason="missed", game__status__in=ACTIVE).only(
         "game_id", "colour", "display_name", "email", "missed_deadlines"
     )[:limit]:
-        flag(seat.game_id, None, _("%(who)s missed %(n)d deadlines in a row (autopilot on)") % {"who": _who(seat), "n": seat.missed_deadlines})
+        flag(
+            seat.game_id,
+            None,
+            _("%(who)s missed %(n)d deadlines in a row (autopilot on)")
+            % {"who": _who(seat), "n": seat.missed_deadlines},
+        )
     for seat in Seat.objects.filter(email_undeliverable=True, game__status__in=ACTIVE).only(
         "game_id", "colour", "display_name", "email"
     )[:limit]:
-        flag(seat.game_id, None, _("%(who)s: email undeliverable (%(email)s)") % {"who": _who(seat), "email": seat.email})
+        flag(
+            seat.game_id, None, _("%(who)s: email undeliverable (%(email)s)") % {"who": _who(seat), "email": seat.email}
+        )
     failed = Notification.objects.filter(status=Notification.Status.FAILED, game__status__in=ACTIVE)
     # A refused address is already flagged as undeliverable above.
-    for notification in failed.exclude(seat__email_undeliverable=True).select_related("seat").order_by("created_at")[:limit]:
+    for notification in (
+        failed.exclude(seat__email_undeliverable=True).select_related("seat").order_by("created_at")[:limit]
+    ):
         who = _who(notification.seat) if notification.seat else notification.to_email
-        flag(notification.game_id, notification.created_at, _("%(who)s: an email could not be sent (%(kind)s: %(error)s)") % {"who": who, "kind": email_kind(notification.kind), "error": notification.last_error[:160]})
+        flag(
+            notification.game_id,
+            notification.created_at,
+            _("%(who)s: an email could not be sent (%(kind)s: %(error)s)")
+            % {"who": who, "kind": email_kind(notification.kind), "error": notification.last_error[:160]},
+        )
     for game_id, paused_at in Game.objects.filter(
         status=Game.Status.PAUSED, paused_at__lt=now - LONG_PAUSE
     ).values_list("pk", "paused_at")[:limit]:
+        if paused_at is None:  # never after this filter (the column is nullable)
+            continue
         flag(game_id, paused_at, _("paused since %(when)s") % {"when": paused_at.strftime("%Y-%m-%d")})
     for help_request in HelpRequest.objects.filter(handled_at__isnull=True).select_related("seat")[:limit]:
-        flag(help_request.game_id, help_request.created_at, _("%(who)s asks for help: %(message)s") % {"who": _who(help_request.seat), "message": help_request.message[:120]})
+        flag(
+            help_request.game_id,
+            help_request.created_at,
+            _("%(who)s asks for help: %(message)s")
+            % {"who": _who(help_request.seat), "message": help_request.message[:120]},
+        )
 
     games = Game.objects.all()
     if query:
@@ -140,7 +165,8 @@ def game_in_full(game: Game, user) -> dict:
         auction = state.auction
         secrets = {
             "hands": {
-                state.colours[s]: [card_name(code(c)) for c in hand] for s, hand in zip(auction.bidders, auction.hands)
+                state.colours[s]: [card_name(code(c)) for c in hand]
+                for s, hand in zip(auction.bidders, auction.hands, strict=True)
             }
             if auction
             else {},
@@ -158,10 +184,11 @@ def game_in_full(game: Game, user) -> dict:
         for record in decisions:
             # Told as the history tells it, by names: "push blue" would make
             # the moderator look up whose chair is blue.
-            record.told = " ".join(text for text in (describe(e, names) for e in record.events) if text)
+            told = " ".join(text for text in (describe(e, names) for e in record.events) if text)
+            record.told = told  # type: ignore[attr-defined]  # for the template, not a field
         emails = list(Notification.objects.filter(seat=seat).order_by("-created_at")[:30])
         for email in emails:
-            email.kind_label = email_kind(email.kind)
+            email.kind_label = email_kind(email.kind)  # type: ignore[attr-defined]  # for the template
         timelines.append(
             {
                 "seat": seat,
@@ -186,10 +213,10 @@ def game_in_full(game: Game, user) -> dict:
 def _moderation_log(game: Game, seats: list[Seat], names: dict) -> list[ModerationEntry]:
     """The moderators' own steps, each told by the seat's player name as the
     players' history tells it."""
-    colours = {s.position: s.colour for s in seats}
+    colours: dict[int | None, str | None] = {s.position: s.colour for s in seats}
     entries = list(ModerationEntry.objects.filter(game=game).select_related("moderator")[:50])
     for entry in entries:
-        entry.told = describe_moderation(
+        entry.told = describe_moderation(  # type: ignore[attr-defined]  # for the template, not a field
             {
                 "action": entry.action,
                 "detail": entry.detail,

@@ -3,6 +3,8 @@ check of the dice once the seed is revealed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.models import Game, Seat
 from games.services.seats import game_seats
 
@@ -23,7 +25,7 @@ def spectator_page(game: Game, *, moderated: bool = True) -> dict:
     """What the spectator page shows: ``moderated`` False when the caller
     knows no moderator stepped in."""
     seats = game_seats(game)
-    context = {"game": game, "seats": seats}
+    context: dict[str, Any] = {"game": game, "seats": seats}
     if game.state is not None:
         context.update(game_context(game, None, seats, moderated=moderated))
         context.update(public_sections(game, context["names"], moderated=moderated))

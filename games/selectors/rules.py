@@ -3,6 +3,8 @@ can never say something the engine does not do."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import get_language_info
 from django.utils.translation import gettext as _
 
@@ -22,7 +24,7 @@ def _plural_card_name(code: str) -> str:
     return {"goof": _("Goofs"), "devil": _("Devils")}.get(code) or card_name(code)
 
 
-def _bearer(kind: engine.BearerKind) -> dict:
+def _bearer(kind: engine.BearerKind) -> dict[str, Any]:
     label = card_name(kind.code)
     return {
         "code": kind.code,
@@ -51,7 +53,7 @@ def _example_meanings() -> dict[str, str]:
     }
 
 
-def reply_notation() -> dict:
+def reply_notation() -> dict[str, Any]:
     """The notation of replies by email in every language it is read in,
     side by side, from the words the inbound service reads."""
     languages = notation_words.LANGUAGES
@@ -81,7 +83,7 @@ def reply_notation() -> dict:
     }
 
 
-def rules_page(name: str | None) -> dict | None:
+def rules_page(name: str | None) -> dict[str, Any] | None:
     """Everything the rules page shows of the ruleset ``name`` (the default
     one when empty), or None when no ruleset has that name."""
     ruleset = engine.RULESETS.get(name or DEFAULT_RULESET)
@@ -91,7 +93,7 @@ def rules_page(name: str | None) -> dict | None:
     places = max(len(row) for row in ruleset.prizes)
     races = [
         {"number": number, "finish": finish, "prizes": list(prizes) + [None] * (places - len(prizes))}
-        for number, (finish, prizes) in enumerate(zip(ruleset.finish_spaces, ruleset.prizes), start=1)
+        for number, (finish, prizes) in enumerate(zip(ruleset.finish_spaces, ruleset.prizes, strict=True), start=1)
     ]
     return {
         "name": ruleset.name,

@@ -8,14 +8,15 @@ import functools
 import zoneinfo
 
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
 from games import engine
 from games.board.svg import board_svg
 from games.models import Absence, ActionRecord, Game, ModerationEntry, Seat, SeatHolder
 from games.narrate import describe, describe_moderation, final_standings
-from games.services.seats import game_seats
 from games.services.links import TOKEN_MAX, seat_by_token, seat_by_unsubscribe_token, token_hash
+from games.services.seats import game_seats
 from games.services.timing import absence_days_left
 
 # The game pages show this many of the newest entries of the history.
@@ -25,6 +26,8 @@ HISTORY_LIMIT = 40
 def _state(game: Game) -> engine.State:
     """The game's state, parsed once for everything a page reads of it (a
     state is never changed in place: a new one is a new object)."""
+    if game.state is None:
+        raise ValueError(f"game {game.public_id} has not started: it has no state")
     parsed = game.__dict__.get("_parsed_state")
     if parsed is None or parsed[0] is not game.state:
         parsed = (game.state, engine.state_from_json(game.state))
@@ -32,9 +35,14 @@ def _state(game: Game) -> engine.State:
     return parsed[1]
 
 
-def observation_for(game: Game, seat: Seat | None) -> dict | None:
+def observation_for(game: Game, seat: Seat | None) -> engine.Observation | None:
     if game.state is None:
         return None
+    return _observed(game, seat)
+
+
+def _observed(game: Game, seat: Seat | None) -> engine.Observation:
+    """What ``seat`` (or a spectator, with None) may know of a started game."""
     return engine.observe(_state(game), None if seat is None else seat.position)
 
 
@@ -49,7 +57,7 @@ def history(game: Game, names: dict | None = None, *, moderated: bool = True) ->
     )
     colours = {seat.position: seat.colour for seat in game_seats(game)} if moderation else {}
     for entry in moderation:
-        colour = colours.get(entry.seat_position)
+        colour = None if entry.seat_position is None else colours.get(entry.seat_position)
         entries.append(
             {
                 "seq": entry.at_seq,
@@ -91,7 +99,7 @@ def _logged(game: Game, names: dict | None, limit: int) -> list[dict]:
 
 
 # Who or what decided, when it was not the player of that seat.
-_MADE_BY = {
+_MADE_BY: dict[str, Promise] = {
     ActionRecord.Actor.DEADLINE: gettext_lazy("the deadline (the default of the rules)"),
     ActionRecord.Actor.ORDER: gettext_lazy("a standing order"),
     ActionRecord.Actor.AUTOPILOT: gettext_lazy("the autopilot"),
@@ -99,7 +107,7 @@ _MADE_BY = {
     ActionRecord.Actor.MODERATOR: gettext_lazy("a moderator"),
 }
 # The same, told to the player whose seat it was.
-_MADE_FOR_YOU = {
+_MADE_FOR_YOU: dict[str, Promise] = {
     ActionRecord.Actor.DEADLINE: gettext_lazy("your deadline passed and the default was applied for you"),
     ActionRecord.Actor.ORDER: gettext_lazy("your standing order decided for you"),
     ActionRecord.Actor.AUTOPILOT: gettext_lazy("the autopilot decided for you"),
@@ -229,7 +237,7 @@ def game_context(game: Game, seat: Seat | None, seats: list[Seat], *, moderated:
     """What every view of a running or finished game shows, for ``seat`` (or
     a spectator, with None), but the sections every viewer shares
     (public_sections). ``moderated`` as for history."""
-    observation = observation_for(game, seat)
+    observation = _observed(game, seat)
     names = {s.colour: s.name for s in seats}
     my_turn = seat is not None and observation["to_move"] == seat.colour
     time_zone = seat.time_zone if seat else "UTC"
@@ -258,7 +266,7 @@ def public_sections(game: Game, names: dict, *, moderated: bool = True) -> dict:
     secret and every viewer of the game may share them. The drawing and the
     history are made only when a template asks for them: a page whose
     sections are in the cache never makes them."""
-    observation = observation_for(game, None)
+    observation = _observed(game, None)
     return {
         "public": observation,
         "board_svg": functools.cache(
@@ -294,14 +302,14 @@ def seat_page(seat: Seat, since: int | None = None, *, moderated: bool = True) -
     return context
 
 
-def arrange_codes(observation: dict | None, seat: Seat) -> list[str]:
+def arrange_codes(observation: engine.Observation | dict | None, seat: Seat) -> list[str]:
     """The codes of the seat's team in slot order, as the arrange form offers them."""
     if observation is None:
         return []
     return [card["code"] for card in observation["players"][seat.position]["display"] if card]
 
 
-def seat_observation(seat: Seat) -> dict | None:
+def seat_observation(seat: Seat) -> engine.Observation | None:
     return observation_for(seat.game, seat)
 
 

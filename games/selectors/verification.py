@@ -43,7 +43,10 @@ def game_verify(*, game: Game) -> Report:
     ruleset = engine.Ruleset.from_json(game.ruleset)
     seed_hash = hashlib.sha256(bytes.fromhex(game.seed)).hexdigest()
     report = Report(commitment_matches=seed_hash == game.seed_commitment)
-    colours = list(game.seats.order_by("position").values_list("colour", flat=True))
+    seat_colours = list(game.seats.order_by("position").values_list("colour", flat=True))
+    colours = [c for c in seat_colours if c]
+    if len(colours) != len(seat_colours):
+        raise ValueError("a game is verified once every seat has taken a colour")
     state = engine.new_game(ruleset, colours)
     # A plain query, not .iterator(): on PostgreSQL that opens a server-side
     # cursor (DECLARE), and a page view must run nothing but SELECTs.

@@ -70,8 +70,9 @@ def webhook_page(seat: Seat, webhook_id: int) -> dict | None:
 
 
 def _timeline_row(delivery: WebhookDelivery) -> WebhookDelivery:
-    delivery.host = host_of(delivery.webhook.url)
-    delivery.kind_label = delivery.webhook.get_kind_display()
+    # For the template: attributes of this row's own, not fields.
+    delivery.host = host_of(delivery.webhook.url)  # type: ignore[attr-defined]
+    delivery.kind_label = delivery.webhook.get_kind_display()  # type: ignore[attr-defined]
     return delivery
 
 

@@ -11,9 +11,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.models import Absence, Game, HelpRequest, Seat
-
 from games import engine
+from games.models import Absence, Game, HelpRequest, Seat
 
 from .decisions import orders_apply_now, seat_back
 from .errors import ServiceError

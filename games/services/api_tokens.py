@@ -37,10 +37,13 @@ def api_token_create(*, seat: Seat, label: str) -> tuple[ApiToken, str]:
         seat = Seat.objects.select_for_update().get(pk=seat.pk)
         if ApiToken.objects.filter(seat=seat, revoked_at=None).count() >= TOKENS_PER_SEAT:
             raise ServiceError(
-                _("A seat has at most %(count)d API tokens; end one you no longer use first.") % {"count": TOKENS_PER_SEAT}
+                _("A seat has at most %(count)d API tokens; end one you no longer use first.")
+                % {"count": TOKENS_PER_SEAT}
             )
         secret = PREFIX + secrets.token_urlsafe(32)
-        token = ApiToken.objects.create(seat=seat, label=label, token_hash=token_hash(secret), link_nonce=seat.link_nonce)
+        token = ApiToken.objects.create(
+            seat=seat, label=label, token_hash=token_hash(secret), link_nonce=seat.link_nonce
+        )
     return token, secret
 
 

@@ -37,9 +37,11 @@ def computer_moves(*, game_id: int) -> int:
         mover = engine.to_move(state)
         seat = next((s for s in game_seats(game) if s.position == mover), None)
         level = computer_level(seat, timezone.now()) if seat is not None else None
-        if level is None:
+        if mover is None or level is None:
             return made
         action = players.choose(state, mover, level, random.Random())
+        if action is None:
+            raise ValueError(f"the {level} computer player found no decision in game {game_id}")
         try:
             if computer_decision(game_id=game_id, seen_version=game.decision_version, action=action) is None:
                 return made

@@ -28,7 +28,6 @@ from .notices import notices_after_decision
 from .orders import order_action
 from .timing import computer_level
 
-
 # A game where standing orders answer everything still ends: this many
 # automatic steps per request, then the rest waits for the next decision.
 ORDER_STEPS_MAX = 20000
@@ -42,8 +41,8 @@ def _apply_orders(game: Game, state: engine.State, seats: dict[int, Seat], versi
     is decided in a task, never in this request."""
     for _ in range(ORDER_STEPS_MAX):
         mover = engine.to_move(state)
-        seat = seats.get(mover)
-        if seat is None:
+        seat = None if mover is None else seats.get(mover)
+        if mover is None or seat is None:
             break
         action = order_action(seat.standing_orders, state)
         if action is None:
@@ -59,7 +58,8 @@ def computer_actor(seat: Seat) -> str:
 
 def _computer_turn_enqueue(game: Game, state: engine.State, seats: dict[int, Seat]) -> None:
     """After commit, a task lets the computer player decide if one is to move."""
-    seat = seats.get(engine.to_move(state))
+    mover = engine.to_move(state)
+    seat = None if mover is None else seats.get(mover)
     if seat is not None and not engine.is_over(state) and computer_level(seat, timezone.now()):
         enqueue_on_commit("games.computer_moves", game.pk)
 
@@ -110,7 +110,7 @@ def seat_back(*, seat: Seat) -> None:
     that missed deadlines switched on is switched off again."""
     if seat.missed_deadlines == 0 and seat.autopilot_reason != "missed":
         return  # the usual case: nothing to undo, no query
-    fields = {"missed_deadlines": 0}
+    fields: dict[str, object] = {"missed_deadlines": 0}
     if seat.autopilot_reason == "missed":
         fields.update(autopilot=False, autopilot_reason="")
     Seat.objects.filter(pk=seat.pk).update(**fields)
@@ -131,10 +131,12 @@ def deadline_expire(
     (docs/rules-notes.md#defaults-when-a-deadline-passes)."""
     with transaction.atomic():
         game, seats, state, mover = _pending(game_id, seen_version)
+        if mover is None:  # the game is over: there is no default to apply
+            raise StaleDecision()
         seat = seats.get(mover)
         action = order_action(seat.standing_orders, state) if seat else None
         level = computer_level(seat, timezone.now()) if seat and action is None else None
-        if level:
+        if seat is not None and level:
             # A computer player that missed its turn (its task was lost)
             # decides now, as it would have then.
             action, actor = players.choose(state, mover, level, random.Random()), computer_actor(seat)
@@ -150,7 +152,7 @@ def _count_missed(seat: Seat) -> None:
     """Three deadlines missed in a row put the seat on autopilot (and on the
     moderators' dashboard) until the player acts again."""
     missed = seat.missed_deadlines + 1
-    fields = {"missed_deadlines": missed}
+    fields: dict[str, object] = {"missed_deadlines": missed}
     if missed >= MISSED_DEADLINES_FOR_AUTOPILOT and not seat.autopilot:
         fields.update(autopilot=True, autopilot_reason="missed")
     Seat.objects.filter(pk=seat.pk).update(**fields)
@@ -182,8 +184,8 @@ def computer_decision(*, game_id: int, seen_version: int, action: engine.Action)
     no longer a computer player's."""
     with transaction.atomic():
         game, seats, state, mover = _pending(game_id, seen_version)
-        seat = seats.get(mover)
-        if seat is None or not computer_level(seat, timezone.now()):
+        seat = None if mover is None else seats.get(mover)
+        if mover is None or seat is None or not computer_level(seat, timezone.now()):
             return None
         step = Step(mover, action, computer_actor(seat), ActionRecord.Source.SERVER)
         return _decide(game, seats, state, step, computer_turn=False)
@@ -197,7 +199,8 @@ def orders_apply_now(*, game_id: int) -> Game:
         if game.status != Game.Status.RUNNING:
             return game
         state = load_state(game)
-        seat = seats.get(engine.to_move(state))
+        mover = engine.to_move(state)
+        seat = None if mover is None else seats.get(mover)
         if seat is None:
             return game
         if order_action(seat.standing_orders, state) is None:
@@ -210,7 +213,10 @@ def game_begin(game: Game, seats: list[Seat]) -> Game:
     """Set up the engine state and run chance up to the first decision.
     Call inside the transaction that accepted the last seat, with the game's
     seats read in it."""
-    game.state = engine.state_to_json(engine.new_game(ruleset_of(game), [seat.colour for seat in seats]))
+    colours = [seat.colour for seat in seats if seat.colour]
+    if len(colours) != len(seats):
+        raise ValueError("a game begins once every seat has taken a colour")
+    game.state = engine.state_to_json(engine.new_game(ruleset_of(game), colours))
     game.status = Game.Status.RUNNING
     game.started_at = timezone.now()
     Game.objects.filter(pk=game.pk).update(
@@ -232,7 +238,11 @@ def arrange_submit(*, seat: Seat, codes: list[str], source: str = ActionRecord.S
         except engine.NotationError as error:
             raise engine_refusal(error) from None
         current = [state.ruleset.code_of(card) for card in state.displays[seat.position]]
-        if isinstance(action, engine.Arrange) and engine.can_arrange(state, seat.position) and list(action.codes) == current:
+        if (
+            isinstance(action, engine.Arrange)
+            and engine.can_arrange(state, seat.position)
+            and list(action.codes) == current
+        ):
             # The order it already has (a form sent back unchanged): nothing
             # to record, and the game's version stays as it is.
             return game

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.narrate import colour_name
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 
 class ServiceError(Exception):
-    message = _("That could not be done.")
+    message: StrOrPromise = _("That could not be done.")
     # Stable, for programs (the JSON API's error codes): the message is for people.
     code = "refused"
 
-    def __init__(self, message=None):
+    def __init__(self, message: StrOrPromise | None = None) -> None:
         super().__init__(message or self.message)
         if message is not None:
             self.message = message

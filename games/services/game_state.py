@@ -11,11 +11,10 @@ from django.utils import timezone
 from games import engine
 from games.engine.events import events as engine_events
 from games.models import ActionRecord, Game, Seat
-
-from .seats import game_seats
 from games.randomness import pick_index
 
 from .errors import GameNotRunning, StaleDecision, engine_refusal
+from .seats import game_seats
 from .timing import deadline_for, reminder_lead
 
 
@@ -28,6 +27,8 @@ class Step:
 
 
 def load_state(game: Game) -> engine.State:
+    if game.state is None:
+        raise ValueError(f"game {game.pk} has no state: it has not begun")
     return engine.state_from_json(game.state)
 
 
@@ -53,7 +54,7 @@ def game_lock_with_seats(game_id: int) -> tuple[Game, dict[int, Seat]]:
     seats = game_seats(game)
     # Kept on the game the decision returns, so what the caller says of it
     # afterwards ("you pushed Bruno back") needs no second read of the seats.
-    game.seats_at_lock = seats
+    game.seats_at_lock = seats  # type: ignore[attr-defined]  # on this object only, not a field
     return game, {seat.position: seat for seat in seats}
 
 
@@ -94,7 +95,9 @@ def apply_with_chance(game: Game, state: engine.State, first: Step | None, versi
         step = None
 
 
-def state_commit(game: Game, seen_version: int, state: engine.State, records, new_version: int, decision_changed: bool, seats=None):
+def state_commit(
+    game: Game, seen_version: int, state: engine.State, records, new_version: int, decision_changed: bool, seats=None
+):
     """Compare-and-set the game row on ``seen_version``; zero rows means someone
     else acted first and this whole transaction is rolled back."""
     now = timezone.now()

@@ -145,7 +145,10 @@ def _decide(stored: InboundMessage, claim: datetime, seat: Seat, version: int, c
             return "already processed"
         try:
             decision_submit(
-                seat=seat, text=notation_words.to_notation(command), seen_version=version, source=ActionRecord.Source.EMAIL
+                seat=seat,
+                text=notation_words.to_notation(command),
+                seen_version=version,
+                source=ActionRecord.Source.EMAIL,
             )
         except ServiceError as error:
             reason = str(error.message)

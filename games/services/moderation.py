@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.contrib.auth.models import Group, User
-from django.core.validators import validate_email
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -44,7 +44,7 @@ def moderator_make(*, username: str, email: str, password: str | None) -> bool:
     with transaction.atomic():
         user = User.objects.filter(username=username).first()
         created = user is None
-        if created:
+        if user is None:
             user = User(username=username, email=email)
         user.is_staff = True
         if password is not None:
@@ -56,7 +56,9 @@ def moderator_make(*, username: str, email: str, password: str | None) -> bool:
     return created
 
 
-def _entry(*, moderator, game: Game, action: str, reason: str, seat: Seat | None = None, detail: str = "") -> ModerationEntry:
+def _entry(
+    *, moderator, game: Game, action: str, reason: str, seat: Seat | None = None, detail: str = ""
+) -> ModerationEntry:
     if not is_moderator(moderator):
         raise ServiceError(_("Only moderators may do that."))
     reason = (reason or "").strip()
@@ -107,9 +109,13 @@ def game_resume(*, moderator, game: Game, reason: str) -> Game:
         game = game_lock(game.pk)
         if game.status != Game.Status.PAUSED:
             raise ServiceError(_("Only a paused game can be resumed."))
+        if game.paused_at is None:
+            raise ValueError(f"game {game.pk} is paused but has no time it was paused at")
         paused_for = timezone.now() - game.paused_at
-        _entry(moderator=moderator, game=game, action="resume", reason=reason, detail=str(int(paused_for.total_seconds())))
-        fields = {"status": Game.Status.RUNNING, "paused_at": None}
+        _entry(
+            moderator=moderator, game=game, action="resume", reason=reason, detail=str(int(paused_for.total_seconds()))
+        )
+        fields: dict[str, object] = {"status": Game.Status.RUNNING, "paused_at": None}
         if game.deadline is not None:
             fields["deadline"] = game.deadline + paused_for
         if game.reminder_at is not None:
@@ -150,7 +156,9 @@ def seat_replace(*, moderator, seat: Seat, new_email: str, reason: str) -> Seat:
         if Seat.objects.filter(game=game, email=new_email).exclude(pk=seat.pk).exists():
             raise ServiceError(_("That address already plays in this game."))
         _entry(moderator=moderator, game=game, action="replace", reason=reason, seat=seat)
-        started = SeatHolder.objects.filter(seat=seat).order_by("-until_seq").values_list("until_seq", flat=True).first()
+        started = (
+            SeatHolder.objects.filter(seat=seat).order_by("-until_seq").values_list("until_seq", flat=True).first()
+        )
         SeatHolder.objects.create(
             seat=seat,
             email=seat.email,
@@ -169,7 +177,11 @@ def seat_replace(*, moderator, seat: Seat, new_email: str, reason: str) -> Seat:
             seat.autopilot, seat.autopilot_reason = False, ""
         seat.save()
         notification_queue(
-            game=game, seat=seat, kind="handover", version=game.version, template="handover",
+            game=game,
+            seat=seat,
+            kind="handover",
+            version=game.version,
+            template="handover",
             context={},
         )
     return seat
@@ -178,8 +190,12 @@ def seat_replace(*, moderator, seat: Seat, new_email: str, reason: str) -> Seat:
 def autopilot_set(*, moderator, seat: Seat, on: bool, reason: str) -> Seat:
     with transaction.atomic():
         game = game_lock(seat.game_id)
-        _entry(moderator=moderator, game=game, action="autopilot_on" if on else "autopilot_off", reason=reason, seat=seat)
-        Seat.objects.filter(pk=seat.pk).update(autopilot=on, autopilot_reason="moderator" if on else "", missed_deadlines=0)
+        _entry(
+            moderator=moderator, game=game, action="autopilot_on" if on else "autopilot_off", reason=reason, seat=seat
+        )
+        Seat.objects.filter(pk=seat.pk).update(
+            autopilot=on, autopilot_reason="moderator" if on else "", missed_deadlines=0
+        )
         seat.refresh_from_db()
     if on and game.status == Game.Status.RUNNING:
         orders_apply_now(game_id=game.pk)
@@ -191,7 +207,11 @@ def link_resend_for(*, moderator, seat: Seat, reason: str) -> None:
         game = game_lock(seat.game_id)
         entry = _entry(moderator=moderator, game=game, action="resend", reason=reason, seat=seat)
         notification_queue(
-            game=game, seat=seat, kind="modlink", version=entry.pk, template="link",
+            game=game,
+            seat=seat,
+            kind="modlink",
+            version=entry.pk,
+            template="link",
             context={},
         )
 
@@ -211,7 +231,11 @@ def game_abort(*, moderator, game: Game, message: str, reason: str) -> Game:
         game.status = Game.Status.ABORTED
         for seat in Seat.objects.filter(game=game).select_related("game"):
             notification_queue(
-                game=game, seat=seat, kind="abort", version=game.version, template="abort",
+                game=game,
+                seat=seat,
+                kind="abort",
+                version=game.version,
+                template="abort",
                 context={"message": message},
             )
     return game
@@ -228,4 +252,6 @@ def _mover_seat(game: Game) -> Seat | None:
     if game.state is None:
         return None
     mover = engine.to_move(engine.state_from_json(game.state))
+    if mover is None:
+        return None
     return Seat.objects.filter(game=game, position=mover).first()

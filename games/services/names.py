@@ -10,7 +10,6 @@ import unicodedata
 
 from django.utils.translation import gettext as _
 
-
 from .errors import ServiceError
 
 NAME_MAX = 40  # Seat.display_name

@@ -4,6 +4,8 @@ same news for the game's webhooks (services.webhooks)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -17,12 +19,14 @@ from .timing import computer_level
 from .webhooks import webhooks_queue
 
 
-def decision_context(game: Game, state: engine.State, seat: Seat, names: dict, since: list[dict] | None) -> dict:
+def decision_context(
+    game: Game, state: engine.State, seat: Seat, names: dict[str | None, str], since: list[dict[str, Any]] | None
+) -> dict[str, Any]:
     """Facts, not sentences: the email is worded when it is written, in the
     seat's language then (games.mail.compose). Without ``since``, what
     happened since the seat's last decision is read from the log when the
     email is written (outbox.since_last_decision), not in the decision."""
-    context = {
+    context: dict[str, Any] = {
         "decision": engine.decision_kind(state),
         "deadline": game.deadline,
         "observation": engine.observe(state, seat.position),
@@ -33,7 +37,9 @@ def decision_context(game: Game, state: engine.State, seat: Seat, names: dict, s
     return context
 
 
-def notices_after_decision(game: Game, state: engine.State, seats: dict[int, Seat], records: list[ActionRecord]) -> None:
+def notices_after_decision(
+    game: Game, state: engine.State, seats: dict[int, Seat], records: list[ActionRecord]
+) -> None:
     """Tell the seat now to decide (with what happened since its last
     decision); tell everyone race results and, at the end, the outcome. One
     INSERT for all of them: the version is new, so none can be there yet."""
@@ -42,16 +48,24 @@ def notices_after_decision(game: Game, state: engine.State, seats: dict[int, Sea
     emails: list[Email] = []
     for seat in seats.values():
         if engine.is_over(state):
-            emails.append(Email(seat, "over", "game_over", {"observation": engine.observe(state, seat.position), "names": names}))
+            emails.append(
+                Email(seat, "over", "game_over", {"observation": engine.observe(state, seat.position), "names": names})
+            )
         elif finished_races and seat.email_mode == Seat.EmailMode.EVERY:
             emails.append(
-                Email(seat, "race", "race", {"events": finished_races, "names": names, "races": [e["number"] for e in finished_races]})
+                Email(
+                    seat,
+                    "race",
+                    "race",
+                    {"events": finished_races, "names": names, "races": [e["number"] for e in finished_races]},
+                )
             )
-    seat = None if engine.is_over(state) else seats.get(engine.to_move(state))
+    mover = engine.to_move(state)
+    to_decide = None if engine.is_over(state) or mover is None else seats.get(mover)
     # A computer player (the autopilot's too) decides without being told.
-    if seat is not None and not computer_level(seat, timezone.now()):
-        context = decision_context(game, state, seat, names, since=None)
-        emails.append(Email(seat, "turn", "turn", context, {"ruleset": game.ruleset, "names": names}))
+    if to_decide is not None and not computer_level(to_decide, timezone.now()):
+        context = decision_context(game, state, to_decide, names, since=None)
+        emails.append(Email(to_decide, "turn", "turn", context, {"ruleset": game.ruleset, "names": names}))
     notifications_queue_new(game=game, version=game.version, emails=emails)
     # The same news for the game's webhooks, in the same transaction.
     webhooks_queue(game, state, seats, records)
@@ -69,7 +83,8 @@ def reminder_send(*, game_id: int, seen_version: int) -> int:
         if not claimed or game.status != Game.Status.RUNNING:
             return 0
         state = load_state(game)
-        seat = Seat.objects.select_related("game").filter(game=game, position=engine.to_move(state)).first()
+        mover = engine.to_move(state)
+        seat = None if mover is None else Seat.objects.select_related("game").filter(game=game, position=mover).first()
         if seat is None:
             return 0
         # A moved deadline is reminded of again: a second reminder for the
@@ -78,8 +93,13 @@ def reminder_send(*, game_id: int, seen_version: int) -> int:
             game=game, seat=seat, version=game.decision_version, kind__startswith="reminder"
         ).count()
         queued = notification_queue(
-            game=game, seat=seat, kind="reminder" if not earlier else f"reminder-{earlier + 1}",
-            version=game.decision_version, template="reminder",
-            context=decision_context(game, state, seat, {s.colour: s.name for s in Seat.objects.filter(game=game)}, since=[]),
+            game=game,
+            seat=seat,
+            kind="reminder" if not earlier else f"reminder-{earlier + 1}",
+            version=game.decision_version,
+            template="reminder",
+            context=decision_context(
+                game, state, seat, {s.colour: s.name for s in Seat.objects.filter(game=game)}, since=[]
+            ),
         )
         return int(queued is not None)

@@ -43,6 +43,8 @@ def _bid(orders: dict, state: engine.State) -> engine.Action | None:
         return None
     auction = state.auction
     seat = engine.to_move(state)
+    if auction is None or seat is None:
+        raise ValueError("a bid is decided with an auction under way and a seat to move")
     lowest = 0 if auction.high_bid is None else auction.high_bid + 1
     if lowest <= min(limit, state.gold[seat]):
         return engine.Bid(lowest)
@@ -55,6 +57,8 @@ def _push_target(policy: str, state: engine.State) -> str | None:
     if policy == "none":
         return None
     race = state.race
+    if race is None:
+        raise ValueError("a push is decided during a race")
     mine = race.positions[race.turn]
     ahead = [
         s

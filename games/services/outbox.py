@@ -16,7 +16,6 @@ import json
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
-
 from email.utils import parseaddr
 from urllib.parse import urlencode, urlsplit
 
@@ -215,7 +214,7 @@ def _message(notification: Notification) -> EmailMultiAlternatives:
         to=notification.to_email,
         # The list of links is about several games; stopping one seat's emails is not its answer.
         unsubscribe=unsubscribe_url(seat) if seat is not None and notification.kind != "links" else None,
-        reply_to=reply_address(seat, notification.version) if replies else None,
+        reply_to=reply_address(seat, notification.version) if seat is not None and replies else None,
         picture=_picture(notification),
         tag=notification.kind,
         # Signed: the tracking webhook must not take a guessed id (tracking.py).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games.models import Game, Seat
 
+
 def game_seats(game: Game) -> list[Seat]:
     """The game's seats by position, each holding ``game`` itself: one
     object for the one row, so what a decision updates every seat sees."""

@@ -15,8 +15,8 @@ from games import engine
 from games.models import DECISION_HOURS, Game, Notification, Seat
 from games.randomness import commitment, new_seed
 
-from .errors import ServiceError
 from .decisions import game_begin
+from .errors import ServiceError
 from .game_state import game_lock
 from .home import home_link_issue
 from .links import LINKS_STATUSES, link_issue
@@ -84,10 +84,15 @@ def game_create(
     return game
 
 
-def _computer_seats(game: Game, ruleset: engine.Ruleset, levels: Sequence[str], *, first_position: int, language: str) -> list[Seat]:
+def _computer_seats(
+    game: Game, ruleset: engine.Ruleset, levels: Sequence[str], *, first_position: int, language: str
+) -> list[Seat]:
     """Computer players, seated: named in the host's language, in the last
     colours of the ruleset, so the people choose from the usual ones."""
-    names = {Seat.Computer.SIMPLE: gettext_noop("Simple computer %(number)d"), Seat.Computer.STRONG: gettext_noop("Strong computer %(number)d")}
+    names: dict[str, str] = {
+        Seat.Computer.SIMPLE: gettext_noop("Simple computer %(number)d"),
+        Seat.Computer.STRONG: gettext_noop("Strong computer %(number)d"),
+    }
     colours = list(reversed(ruleset.colours))
     seats = []
     with translation.override(language):

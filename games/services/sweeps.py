@@ -91,7 +91,9 @@ def deadlines_sweep(*, limit: int = BATCH) -> int:
 
 
 def reminders_sweep(*, limit: int = BATCH) -> int:
-    return _in_batches("reminder_at", limit, lambda game_id, version: reminder_send(game_id=game_id, seen_version=version))
+    return _in_batches(
+        "reminder_at", limit, lambda game_id, version: reminder_send(game_id=game_id, seen_version=version)
+    )
 
 
 def notifications_sweep() -> int:

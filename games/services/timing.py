@@ -44,7 +44,7 @@ def absences_of(seat: Seat, now) -> list:
     cached = getattr(seat, "_absences_cache", None)
     if cached is None:
         cached = list(seat.absences.filter(ends_at__gt=now))
-        seat._absences_cache = cached
+        seat._absences_cache = cached  # type: ignore[attr-defined]  # a cache on the object, as Django's prefetch has
     return cached
 
 

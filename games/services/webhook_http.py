@@ -103,22 +103,23 @@ def address_refused(address: str) -> bool:
     )
 
 
-def _resolve(host: str, port: int) -> list[tuple]:
+def _resolve(host: str, port: int) -> list[tuple[int, str]]:
     """Every (family, address) the host resolves to: looked up once."""
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError, OSError):
         raise AddressRefused(_("The host %(host)s could not be found.") % {"host": host}) from None
-    addresses = []
+    addresses: list[tuple[int, str]] = []
     for family, _type, _proto, _name, sockaddr in found:
-        if (family, sockaddr[0]) not in addresses:
-            addresses.append((family, sockaddr[0]))
+        address = str(sockaddr[0])  # the host, a str for both families
+        if (family, address) not in addresses:
+            addresses.append((family, address))
     if not addresses:
         raise AddressRefused(_("The host %(host)s could not be found.") % {"host": host})
     return addresses
 
 
-def addresses_checked(target: Target) -> list[tuple]:
+def addresses_checked(target: Target) -> list[tuple[int, str]]:
     """The addresses to connect to: all of them allowed, or AddressRefused."""
     addresses = _resolve(target.host, target.port)
     if not private_allowed() and any(address_refused(address) for _family, address in addresses):
@@ -141,7 +142,9 @@ def _connection(target: Target, family: int, address: str) -> http.client.HTTPCo
     """A connection to ``address`` that speaks to ``target.host``: its Host
     header and, for https, the server name TLS checks the certificate for."""
 
-    def connect(_host_port, timeout, source_address=None):
+    def connect(
+        _host_port: tuple[str, int], timeout: float | None, source_address: tuple[str, int] | None = None
+    ) -> socket.socket:
         sock = socket.socket(family, socket.SOCK_STREAM)
         try:
             sock.settimeout(timeout)
@@ -151,6 +154,7 @@ def _connection(target: Target, family: int, address: str) -> http.client.HTTPCo
             raise
         return sock
 
+    connection: http.client.HTTPConnection
     if target.scheme == "https":
         connection = http.client.HTTPSConnection(
             target.host, target.port, timeout=TIMEOUT, context=ssl.create_default_context()
@@ -159,7 +163,7 @@ def _connection(target: Target, family: int, address: str) -> http.client.HTTPCo
         connection = http.client.HTTPConnection(target.host, target.port, timeout=TIMEOUT)
     # http.client connects through this attribute (and wraps the socket for
     # TLS afterwards, with the host name): the checked address, not the name.
-    connection._create_connection = connect
+    connection._create_connection = connect  # type: ignore[attr-defined]  # private: not in typeshed
     return connection
 
 

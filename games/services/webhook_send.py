@@ -139,11 +139,25 @@ def _failed(delivery: WebhookDelivery, error: str, *, permanent: bool, status: i
     failing_since = Webhook.objects.filter(pk=delivery.webhook_id).values_list("failing_since", flat=True).first()
     log.warning("webhook delivery %s failed (attempt %d): %s", delivery.pk, attempts, error)
     if failing_since is not None and failing_since <= now - FAILING_DAY:
-        rows.update(status=WebhookDelivery.Status.FAILED, attempts=attempts, last_error=error, response_status=status, body="", context=None)
+        rows.update(
+            status=WebhookDelivery.Status.FAILED,
+            attempts=attempts,
+            last_error=error,
+            response_status=status,
+            body="",
+            context=None,
+        )
         webhook_disable(webhook_id=delivery.webhook_id, error=error)
         return None
     if permanent or attempts >= MAX_ATTEMPTS:
-        rows.update(status=WebhookDelivery.Status.FAILED, attempts=attempts, last_error=error, response_status=status, body="", context=None)
+        rows.update(
+            status=WebhookDelivery.Status.FAILED,
+            attempts=attempts,
+            last_error=error,
+            response_status=status,
+            body="",
+            context=None,
+        )
         return None
     delay = retry_delay(attempts)
     rows.update(
@@ -165,7 +179,9 @@ def webhook_disable(*, webhook_id: int, error: str) -> bool:
         hook = Webhook.objects.select_related("seat__game").filter(pk=webhook_id).first()
         if hook is None:
             return False
-        done = Webhook.objects.filter(pk=webhook_id, disabled_at=None, removed_at=None).update(disabled_at=timezone.now())
+        done = Webhook.objects.filter(pk=webhook_id, disabled_at=None, removed_at=None).update(
+            disabled_at=timezone.now()
+        )
         if not done:
             return False
         deliveries_cancel(webhook_id=webhook_id, reason="webhook disabled")

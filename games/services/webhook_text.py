@@ -15,7 +15,9 @@ import hashlib
 import hmac
 import json
 import zoneinfo
-from datetime import datetime, timezone as dt_timezone
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
@@ -49,7 +51,7 @@ def signature(secret: str, timestamp: int | str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
 
 
-def occasion(observation: dict) -> dict:
+def occasion(observation: Mapping[str, Any]) -> dict[str, Any]:
     """What names the decision (games.mail.titles), taken from the public
     observation: nothing in it is any seat's secret."""
     auction = observation.get("auction") or {}
@@ -84,7 +86,7 @@ def _when(deadline: datetime, zone_name: str) -> str:
 
 def _iso(deadline: datetime) -> str:
     """"2026-03-03T13:00Z": the deadline in UTC, for every reader and program."""
-    return deadline.astimezone(dt_timezone.utc).strftime("%Y-%m-%dT%H:%MZ")
+    return deadline.astimezone(UTC).strftime("%Y-%m-%dT%H:%MZ")
 
 
 def _turn(context: dict, hook: Webhook, owner: Seat, public_id: str) -> tuple[str, dict]:
@@ -116,7 +118,7 @@ def _turn(context: dict, hook: Webhook, owner: Seat, public_id: str) -> tuple[st
             "player": context["name"],
             "colour": context["colour"],
             "decision": context["occasion"].get("decision"),
-            "deadline": deadline.astimezone(dt_timezone.utc).isoformat() if deadline else None,
+            "deadline": deadline.astimezone(UTC).isoformat() if deadline else None,
             "yours": yours,
         }
     }
@@ -127,8 +129,14 @@ def _race(context: dict, public_id: str) -> tuple[str, dict]:
     event, names = context["event"], context["names"]
     text = _("Galopp Royal #%(id)s: %(result)s") % {"id": public_id, "result": describe_race(event, names)}
     ranking = [
-        {"place": place, "colour": colour, "player": names.get(colour, colour), "prize": prize, "pond": colour in event["pond"]}
-        for place, (colour, prize) in enumerate(zip(event["ranking"], event["prizes"]), start=1)
+        {
+            "place": place,
+            "colour": colour,
+            "player": names.get(colour, colour),
+            "prize": prize,
+            "pond": colour in event["pond"],
+        }
+        for place, (colour, prize) in enumerate(zip(event["ranking"], event["prizes"], strict=False), start=1)
     ]
     return text, {"race": {"number": event["number"], "ranking": ranking}}
 
@@ -137,7 +145,12 @@ def _over(context: dict, public_id: str) -> tuple[str, dict]:
     event, names = context["event"], context["names"]
     text = _("Galopp Royal #%(id)s: %(end)s") % {"id": public_id, "end": describe(event, names)}
     standings = [
-        {"place": place, "colour": row["colour"], "player": names.get(row["colour"], row["colour"]), "gold": row["gold"]}
+        {
+            "place": place,
+            "colour": row["colour"],
+            "player": names.get(row["colour"], row["colour"]),
+            "gold": row["gold"],
+        }
         for place, row in enumerate(event["standings"], start=1)
     ]
     return text, {"standings": standings}

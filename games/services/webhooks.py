@@ -148,7 +148,9 @@ def _events(records: list[ActionRecord], kind: str) -> list[dict]:
     return [event for record in records for event in record.events if event["type"] == kind]
 
 
-def webhooks_queue(game: Game, state: engine.State, seats: dict[int, Seat], records: list[ActionRecord]) -> list[WebhookDelivery]:
+def webhooks_queue(
+    game: Game, state: engine.State, seats: dict[int, Seat], records: list[ActionRecord]
+) -> list[WebhookDelivery]:
     """The deliveries a decision causes, written in its transaction (call
     from notices_after_decision). No query at all in a game none of whose
     seats ever had a webhook."""
@@ -167,7 +169,8 @@ def webhooks_queue(game: Game, state: engine.State, seats: dict[int, Seat], reco
         ("race", f"race:{event['number']}", {"event": event, "names": names}) for event in _events(records, "race_over")
     ]
     told += [("over", "over", {"event": event, "names": names}) for event in _events(records, "game_over")]
-    mover = None if engine.is_over(state) else seats.get(engine.to_move(state))
+    to_move = engine.to_move(state)
+    mover = None if engine.is_over(state) or to_move is None else seats.get(to_move)
     # Nobody waits for a computer player (or the autopilot): it decides at once.
     if mover is not None and not computer_level(mover, timezone.now()):
         turn = {
@@ -181,7 +184,11 @@ def webhooks_queue(game: Game, state: engine.State, seats: dict[int, Seat], reco
     rows = []
     for hook in hooks:
         for event, key, context in told:
-            if event == "turn" and hook.scope == Webhook.Scope.SEAT and context["position"] != owners[hook.seat_id].position:
+            if (
+                event == "turn"
+                and hook.scope == Webhook.Scope.SEAT
+                and context["position"] != owners[hook.seat_id].position
+            ):
                 continue  # a seat's webhook is told of its own turns only
             rows.append(
                 WebhookDelivery(webhook=hook, game=game, event=event, key=key, version=game.version, context=context)

@@ -4,10 +4,10 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, pgettext
 
 from games import notation_words
+from games.board.colours import hex_of
 from games.narrate import card_name
 from games.narrate import colour_name as _colour_name
 from games.narrate import final_standings as _final_standings
-from games.board.colours import hex_of
 
 register = template.Library()
 

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.utils import translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
@@ -44,7 +45,7 @@ _STATUS_OF = {
 }
 
 
-def error(status: int, code: str, message: str, **headers) -> JsonResponse:
+def error(status: int, code: str, message: str | Promise, **headers) -> JsonResponse:
     response = JsonResponse({"error": {"code": code, "message": str(message)}}, status=status)
     for name, value in headers.items():
         response[name.replace("_", "-")] = value
@@ -79,7 +80,11 @@ def api_view(methods):
         @wraps(view)
         def wrapped(request, *args, **kwargs):
             if request.method not in methods:
-                response = error(405, "method_not_allowed", _("This address answers %(methods)s only.") % {"methods": ", ".join(methods)})
+                response = error(
+                    405,
+                    "method_not_allowed",
+                    _("This address answers %(methods)s only.") % {"methods": ", ".join(methods)},
+                )
                 response["Allow"] = ", ".join(methods)
                 return response
             refused = _limits(request, _bearer(request) or None)
@@ -105,7 +110,9 @@ def with_api_seat(view):
         seat = seat_for_api_token(_bearer(request))
         if seat is None:
             return error(
-                401, "unauthorized", _("Send a valid API token as 'Authorization: Bearer <token>'. Tokens are made on the seat's page."),
+                401,
+                "unauthorized",
+                _("Send a valid API token as 'Authorization: Bearer <token>'. Tokens are made on the seat's page."),
                 WWW_Authenticate='Bearer realm="versailles"',
             )
         with translation.override(seat.language):

@@ -55,5 +55,7 @@ def seat_api_token_end(request, seat, token, token_id):
     if api_token_revoke(seat=seat, token_id=token_id):
         messages.success(request, _("The token is ended: it opens nothing any more."))
     else:
-        messages.error(request, _("There is no such token for this seat, or it was ended already. Nothing was changed."))
+        messages.error(
+            request, _("There is no such token for this seat, or it was ended already. Nothing was changed.")
+        )
     return redirect("seat_api_tokens", token=token)

@@ -40,7 +40,8 @@ def _form_problem(form: WebhookForm) -> str:
     problems = []
     for name, errors in form.errors.items():
         label = form.fields[name].label if name in form.fields else ""
-        problems.append(f"{label}: {' '.join(errors)}" if label else " ".join(errors))
+        said = " ".join(str(error) for error in errors)
+        problems.append(f"{label}: {said}" if label else said)
     return " ".join(problems)
 
 

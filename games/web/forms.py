@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import zoneinfo
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -13,8 +14,6 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.narrate import card_name, colour_name
-from games.services.names import name_problem
-from games.selectors.webhooks import WEBHOOK_KINDS
 from games.selectors.options import (
     ABSENCE_MODES,
     CLASSIC_RULESET,
@@ -27,6 +26,8 @@ from games.selectors.options import (
     RULESET_NAMES,
     players_range,
 )
+from games.selectors.webhooks import WEBHOOK_KINDS
+from games.services.names import name_problem
 
 
 def _hours_text(hours: int) -> str:
@@ -63,11 +64,13 @@ class NewGameForm(forms.Form):
         required=False,
     )
     strong_computers = forms.TypedChoiceField(
-        label=_("Strong computer players"), choices=[(n, n) for n in range(6)], coerce=int, initial=0, required=False, empty_value=0,
+        label=_("Strong computer players"), choices=[(n, n) for n in range(6)], coerce=int, initial=0, required=False,
+        empty_value=0,  # type: ignore[arg-type]  # Django takes any value; its stubs, a string
         help_text=_("They weigh every bid and push; a fair test for anyone."),
     )
     simple_computers = forms.TypedChoiceField(
-        label=_("Simple computer players"), choices=[(n, n) for n in range(6)], coerce=int, initial=0, required=False, empty_value=0,
+        label=_("Simple computer players"), choices=[(n, n) for n in range(6)], coerce=int, initial=0, required=False,
+        empty_value=0,  # type: ignore[arg-type]  # as above
         help_text=_("They bid by what they can see, and play the defaults otherwise."),
     )
     decision_hours = forms.TypedChoiceField(
@@ -91,7 +94,7 @@ class NewGameForm(forms.Form):
                 if len(address) > EMAIL_MAX_LENGTH:
                     raise ValidationError("too long")
             except ValidationError:
-                raise ValidationError(_("%(address)s is not an email address.") % {"address": address[:80]})
+                raise ValidationError(_("%(address)s is not an email address.") % {"address": address[:80]}) from None
         return [address.lower() for address in raw]
 
     def computers(self) -> list[str]:
@@ -99,8 +102,9 @@ class NewGameForm(forms.Form):
         data = self.cleaned_data
         return [COMPUTER_STRONG] * data["strong_computers"] + [COMPUTER_SIMPLE] * data["simple_computers"]
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         host, others = data.get("host_email"), data.get("other_emails")
         computers = data.get("strong_computers", 0) + data.get("simple_computers", 0)
         if host and others is not None:
@@ -138,7 +142,9 @@ class AcceptForm(forms.Form):
 
     def __init__(self, *args, free_colours: list[str], **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["colour"].choices = [(c, colour_name(c)) for c in free_colours]
+        colour = self.fields["colour"]
+        assert isinstance(colour, forms.ChoiceField)  # as declared above
+        colour.choices = [(c, colour_name(c)) for c in free_colours]
 
 
 class LinkResendForm(forms.Form):
@@ -264,7 +270,10 @@ class AbsenceForm(forms.Form):
 
 class ApiTokenForm(forms.Form):
     label = forms.CharField(
-        label=_("What it is for"), max_length=40, required=False, help_text=_("For example: my bot, or the app on my phone.")
+        label=_("What it is for"),
+        max_length=40,
+        required=False,
+        help_text=_("For example: my bot, or the app on my phone."),
     )
 
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
-from django_redis import get_redis_connection
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django_redis import get_redis_connection
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ LINKS_PER_CLIENT = Limit("links-client", 20, 3600)
 GAMES_PER_CLIENT = Limit("games-client", 5, 3600)
 
 
-def client_ip(request) -> str:
+def client_ip(request: HttpRequest) -> str:
     """REMOTE_ADDR, or behind TRUSTED_PROXY_HOPS proxies the address the
     outermost of them appended to X-Forwarded-For (the entries left of it are
     whatever the client sent). Also used by django-axes for sign-in lockouts."""
@@ -42,7 +43,8 @@ def client_ip(request) -> str:
     hops = getattr(settings, "TRUSTED_PROXY_HOPS", 0)
     if hops <= 0:
         return remote
-    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+    header: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    forwarded = [part.strip() for part in header.split(",") if part.strip()]
     if len(forwarded) < hops:
         # Not through every proxy we were told of: take what we can see.
         return remote
@@ -100,7 +102,7 @@ def limits_counted(checks: list[tuple[Limit, str]]) -> int | None:
         counts = _added_in_one_round_trip([(key, int(left) + 60) for _, key, left in keyed])
     else:
         counts = [_add_one(key, int(left) + 60) for _, key, left in keyed]
-    over = [left for (limit, _, left), count in zip(keyed, counts) if count > limit.count]
+    over = [left for (limit, _, left), count in zip(keyed, counts, strict=True) if count > limit.count]
     return max(1, int(max(over)) + 1) if over else None
 
 
@@ -113,10 +115,10 @@ def _added_in_one_round_trip(keys_and_seconds: list[tuple[str, int]]) -> list[in
         key = cache.make_and_validate_key(key)
         pipeline.incr(key)
         pipeline.expire(key, seconds)
-    return pipeline.execute()[::2]
+    return [int(count) for count in pipeline.execute()[::2]]
 
 
-def too_many(request, retry_after: int):
+def too_many(request: HttpRequest, retry_after: int) -> HttpResponse:
     """The page for a refused request: 429, and when to try again."""
     response = render(request, "public/too_many.html", {"minutes": max(1, (retry_after + 59) // 60)}, status=429)
     response["Retry-After"] = str(retry_after)

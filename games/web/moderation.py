@@ -85,7 +85,9 @@ def game_act(request, public_id):
             if seat is None:
                 raise ServiceError(_("Choose a seat."))
             if action == "replace":
-                moderation.seat_replace(moderator=user, seat=seat, new_email=request.POST.get("email", ""), reason=reason)
+                moderation.seat_replace(
+                    moderator=user, seat=seat, new_email=request.POST.get("email", ""), reason=reason
+                )
             elif action == "resend":
                 moderation.link_resend_for(moderator=user, seat=seat, reason=reason)
             else:

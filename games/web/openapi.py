@@ -135,7 +135,9 @@ SCHEMAS = {
     "DecisionAccepted": _object(
         {
             "accepted": _STRING,
-            "game": _object({"status": {"type": "string", "enum": GAME_STATUSES}, "version": _INTEGER, "decision_version": _INTEGER}),
+            "game": _object(
+                {"status": {"type": "string", "enum": GAME_STATUSES}, "version": _INTEGER, "decision_version": _INTEGER}
+            ),
         }
     ),
 }
@@ -165,14 +167,22 @@ _AFTER = {
     "schema": {"type": "integer", "minimum": 0, "default": 0},
     "description": "Only entries after this step.",
 }
-_GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": _STRING, "description": "The game's public id."}
-_TOKEN = [{"seatToken": []}]
+_GAME_ID = {
+    "name": "game_id",
+    "in": "path",
+    "required": True,
+    "schema": _STRING,
+    "description": "The game's public id.",
+}
+_TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}]
 
 PATHS = {
     "/seat": {
         "get": {
             "operationId": "seatView",
-            "summary": "The seat's view: the game, what the seat may know, the decision pending and its legal decisions.",
+            "summary": (
+                "The seat's view: the game, what the seat may know, the decision pending and its legal decisions."
+            ),
             "security": _TOKEN,
             "responses": {"200": _answer("The seat's view.", "SeatView"), **_errors(401, 429)},
         }

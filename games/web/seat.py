@@ -110,7 +110,8 @@ def seat_act(request, seat, token):
         messages.error(request, " ".join(error.messages))
         return redirect("seat", token=token)
     messages.success(
-        request, _("Done: %(decision)s.") % {"decision": describe_notation(text, lambda: seat_reads.seat_names(decided))}
+        request,
+        _("Done: %(decision)s.") % {"decision": describe_notation(text, lambda: seat_reads.seat_names(decided))},
     )
     return redirect("seat", token=token)
 
@@ -119,7 +120,9 @@ def seat_act(request, seat, token):
 @with_seat
 def seat_help(request, seat, token):
     return form_posted(
-        request, token, HelpForm(request.POST),
+        request,
+        token,
+        HelpForm(request.POST),
         lambda data: help_request_create(seat=seat, message=data["message"]),
         invalid=_("Write a message of up to 2000 characters."),
         done=_("Your message is with the moderators."),
@@ -131,7 +134,9 @@ def seat_help(request, seat, token):
 @with_seat
 def seat_absence(request, seat, token):
     return form_posted(
-        request, token, AbsenceForm(request.POST),
+        request,
+        token,
+        AbsenceForm(request.POST),
         lambda data: absence_declare(seat=seat, **data),
         invalid=_("Give a start day and a number of days. Nothing was changed."),
         done=_("Your absence is noted; everyone in the game can see it."),
@@ -161,7 +166,9 @@ def seat_seen(request, seat, token):
 @with_seat
 def seat_orders(request, seat, token):
     return form_posted(
-        request, token, OrdersForm(request.POST),
+        request,
+        token,
+        OrdersForm(request.POST),
         lambda data: orders_set(seat=seat, **data),
         invalid=_("Those orders were not filled in correctly. Nothing was changed."),
         done=_("Your standing orders are saved."),
@@ -172,7 +179,9 @@ def seat_orders(request, seat, token):
 @with_seat
 def seat_emails(request, seat, token):
     return form_posted(
-        request, token, EmailModeForm(request.POST),
+        request,
+        token,
+        EmailModeForm(request.POST),
         lambda data: emails_resume(seat=seat, mode=data["email_mode"]),
         invalid=_("Choose one of the email options. Nothing was changed."),
         done=_("Your email choice is saved."),
@@ -201,7 +210,9 @@ def seat_arrange(request, seat, token):
         return redirect("seat", token=token)
     form = ArrangeForm(request.POST, codes=seat_reads.arrange_codes(observation, seat))
     return form_posted(
-        request, token, form,
+        request,
+        token,
+        form,
         lambda data: arrange_submit(seat=seat, codes=form.codes()),
         invalid=_("Choose a bearer for every slot. Nothing was changed."),
         done=_("Your team is arranged."),

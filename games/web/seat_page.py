@@ -75,7 +75,9 @@ def _page_made(request, seat, token, rows: PageRows | None):
         rows = page_rows(game)
     # Kept under the key of the rows read before it was made: a page is never
     # filed under rows newer than the ones it shows.
-    page = _page(seat, _since(request, rows.version), moderated=rows.moderated, shared_key=rows.shared_key(seat.time_zone))
+    page = _page(
+        seat, _since(request, rows.version), moderated=rows.moderated, shared_key=rows.shared_key(seat.time_zone)
+    )
     caches["pages"].set(_key(request, seat.pk, rows), page, PAGE_SECONDS)
     return render(request, "seat/seat.html", page)
 

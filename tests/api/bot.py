@@ -70,7 +70,9 @@ def play(base: str, secrets: list[str], seed: int = 1) -> dict:
         if not view["decision"] or not view["decision"]["legal"]:
             continue
         choice = rng.choice(view["decision"]["legal"])
-        status, answer = seat.call("POST", "/seat/decision", {"decision": choice, "version": view["decision"]["version"]})
+        status, answer = seat.call(
+            "POST", "/seat/decision", {"decision": choice, "version": view["decision"]["version"]}
+        )
         if status == 200:
             made += 1
         elif answer["error"]["code"] == "stale_decision":

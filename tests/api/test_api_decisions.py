@@ -78,7 +78,9 @@ def test_a_legal_decision_with_its_version_is_applied(client, game, secrets):
         pytest.param({"decision": "dance a jig", "version": "current"}, 400, "bad_request", id="version a word"),
         pytest.param({"decision": "dance a jig", "version": "VERSION"}, 422, "malformed_decision", id="malformed"),
         pytest.param({"decision": "bid 999", "version": "VERSION"}, 422, "illegal_decision", id="bid above my gold"),
-        pytest.param({"decision": "push blue", "version": "VERSION"}, 422, "illegal_decision", id="a push in an auction"),
+        pytest.param(
+            {"decision": "push blue", "version": "VERSION"}, 422, "illegal_decision", id="a push in an auction"
+        ),
         pytest.param({"decision": "pass", "version": "STALE"}, 409, "stale_decision", id="stale version"),
     ],
 )
@@ -119,7 +121,9 @@ def test_a_decision_in_a_paused_game_is_refused_as_not_running(client, game, sec
 
 
 def test_a_seat_arranges_its_team_through_the_api(client, game, secrets):
-    game = play_until(game, lambda state: any(engine.can_arrange(state, s) and len(state.displays[s]) >= 2 for s in range(4)))
+    game = play_until(
+        game, lambda state: any(engine.can_arrange(state, s) and len(state.displays[s]) >= 2 for s in range(4))
+    )
     state = load_state(game)
     seat = next(s for s in range(4) if engine.can_arrange(state, s) and len(state.displays[s]) >= 2)
     view = api_get(client, "/api/v1/seat", secrets[seat]).json()

@@ -10,8 +10,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from games import engine
-from games.urls import urlpatterns
 from games.services.game_state import load_state
+from games.urls import urlpatterns
 from tests.api.helpers import api_get, api_post, api_tokens
 from tests.factories import play_steps, play_until, started_game
 
@@ -30,7 +30,9 @@ def template_of(path: str, document: dict) -> str:
     parts = path.split("?")[0].removeprefix("/api/v1").split("/")
     for template in document["paths"]:
         pattern = template.split("/")
-        if len(pattern) == len(parts) and all(p == q or (p.startswith("{") and q) for p, q in zip(pattern, parts)):
+        if len(pattern) == len(parts) and all(
+            p == q or (p.startswith("{") and q) for p, q in zip(pattern, parts, strict=True)
+        ):
             return template
     raise AssertionError(f"{path} is not in the document")
 
@@ -47,7 +49,7 @@ def check(document: dict, method: str, path: str, response) -> None:
 
 def test_every_schema_in_the_document_is_valid_json_schema(document):
     assert document["openapi"].startswith("3.1")
-    for name, schema in document["components"]["schemas"].items():
+    for schema in document["components"]["schemas"].values():
         Draft202012Validator.check_schema(schema)
 
 

@@ -10,13 +10,13 @@ VERSAILLES_REQUIRE_BROWSER=1 (CI), where they fail.
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-import os
 from pathlib import Path
-import re
-import shutil
 
 import pytest
 
@@ -149,7 +149,7 @@ class Site:
         return path
 
 
-def start_site(live_server, celery_env, celery_worker, settings) -> tuple[str, object]:
+def start_site(live_server, celery_env, celery_worker, settings) -> tuple[str, object]:  # noqa: F811 - the fixtures
     """Point this process (serving the live server) and a real worker at the
     same database, broker and dev mailbox, with links to the live server."""
     settings.DEBUG = True  # the dev mailbox, as `make run` has it
@@ -161,7 +161,7 @@ def start_site(live_server, celery_env, celery_worker, settings) -> tuple[str, o
 
 
 @pytest.fixture
-def site(request, chromium, live_server, celery_env, celery_worker, settings) -> Iterator[Site]:
+def site(request, chromium, live_server, celery_env, celery_worker, settings) -> Iterator[Site]:  # noqa: F811 - fixtures
     url, _worker = start_site(live_server, celery_env, celery_worker, settings)
     context = chromium.new_context(locale="en-GB", timezone_id="Europe/Berlin")
     context.set_default_timeout(30_000)

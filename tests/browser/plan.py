@@ -11,8 +11,8 @@ disagree and the test fails.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import random
+from dataclasses import dataclass
 
 from games import engine
 from games.models import Game
@@ -67,18 +67,21 @@ def opening(game: Game, colours: list[str], variant: int) -> list[Move]:
     for one choice of bids and pushes (``variant`` seeds those choices)."""
     rng = random.Random(variant)
     sim = Game(seed=game.seed, public_id=game.public_id)
-    state, version = apply_with_chance(sim, engine.new_game(engine.Ruleset.from_json(game.ruleset), colours), None, 0, [])
+    state, version = apply_with_chance(
+        sim, engine.new_game(engine.Ruleset.from_json(game.ruleset), colours), None, 0, []
+    )
     moves: list[Move] = []
     arranged = set()
     while not (state.phase == "race" and state.race.number == 2):
         for seat in range(state.players):
             # Arrange each start team once, as soon as it is placed.
-            if state.phase == "start_auction" or (state.phase == "race" and state.race.number == 1):
-                if seat not in arranged and engine.can_arrange(state, seat):
-                    arranged.add(seat)
-                    text = _arrangement(state, seat, rng)
-                    moves.append(Move(seat, text, "arrange"))
-                    state, version = _step(sim, state, seat, text, version)
+            if (
+                state.phase == "start_auction" or (state.phase == "race" and state.race.number == 1)
+            ) and seat not in arranged and engine.can_arrange(state, seat):
+                arranged.add(seat)
+                text = _arrangement(state, seat, rng)
+                moves.append(Move(seat, text, "arrange"))
+                state, version = _step(sim, state, seat, text, version)
         seat = engine.to_move(state)
         text = _choose(state, seat, rng)
         moves.append(Move(seat, text, _stage(state)))

@@ -85,5 +85,7 @@ def test_a_person_plays_against_three_computer_players_in_chromium(site):
         assert name in standings, standings
     game.refresh_from_db()
     assert game.status == Game.Status.OVER
-    actors = set(ActionRecord.objects.filter(game=game).exclude(seat=0).exclude(actor="chance").values_list("actor", flat=True))
+    actors = set(
+        ActionRecord.objects.filter(game=game).exclude(seat=0).exclude(actor="chance").values_list("actor", flat=True)
+    )
     assert actors == {ActionRecord.Actor.COMPUTER}

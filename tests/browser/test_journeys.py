@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.utils import timezone
 import pytest
+from django.utils import timezone
 
 from games import engine
 from games.models import Game
@@ -111,10 +111,9 @@ def test_a_click_after_the_decision_was_made_says_what_happened_and_why(site):
     reader.expect_text("Since this email was sent")
     reader.expect_text(f"Player {position} passed.")
     site.screenshot(reader.page, "emailed-link-after-the-decision")
-    with site.checks.expecting(409):
-        with laptop.page.expect_navigation() as navigation:
-            laptop.page.locator("#decide input[name=amount]").fill("2")
-            laptop.page.get_by_role("button", name="Bid", exact=True).click()
+    with site.checks.expecting(409), laptop.page.expect_navigation() as navigation:
+        laptop.page.locator("#decide input[name=amount]").fill("2")
+        laptop.page.get_by_role("button", name="Bid", exact=True).click()
     assert navigation.value.status == 409
     body = laptop.page.locator("body").inner_text()
     assert "Already decided" in body
@@ -135,9 +134,8 @@ def test_a_deadline_default_is_named_as_the_reason_a_click_came_too_late(site):
     from games.services.decisions import deadline_expire
 
     deadline_expire(game_id=game.pk, seen_version=game.decision_version)
-    with site.checks.expecting(409):
-        with laptop.page.expect_navigation():
-            laptop.page.locator("#decide button[value=pass]").click()
+    with site.checks.expecting(409), laptop.page.expect_navigation():
+        laptop.page.locator("#decide button[value=pass]").click()
     body = laptop.page.locator("body").inner_text()
     assert f"Player {position} passed." in body
     assert "your deadline passed and the default was applied for you" in body

@@ -32,7 +32,9 @@ def test_a_player_adds_a_signed_webhook_and_is_told_of_their_turn(private_webhoo
     # Added, the player lands on the webhook's own page, with its secret.
     text = page.locator("body").inner_text()
     assert "Your webhook is added." in text
-    receiver.secrets["/hook"] = re.search(r"Signing secret \(keep it on your receiver only\): ([0-9a-f]{64})", text).group(1)
+    receiver.secrets["/hook"] = re.search(
+        r"Signing secret \(keep it on your receiver only\): ([0-9a-f]{64})", text
+    ).group(1)
     site.screenshot(page, "webhook-page")
     with page.expect_navigation():
         page.get_by_role("link", name="Back to your seat").click()

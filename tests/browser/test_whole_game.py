@@ -11,9 +11,9 @@ import time
 import pytest
 
 from games.models import Game
+from tests.browser.conftest import SCREENSHOTS
 from tests.browser.people import Mailbox, Player, sign_in_moderator
 from tests.browser.plan import plan_for
-from tests.browser.conftest import SCREENSHOTS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -95,7 +95,7 @@ def test_four_people_play_a_whole_game_in_chromium(site):
         Player(site, mailbox.seat_link(email, "invites you to Galopp Royal"), name)
         for name, email, _, _ in PEOPLE
     ]
-    for index, (player, (_, _, colour, zone)) in enumerate(zip(players, PEOPLE)):
+    for index, (player, (_, _, colour, zone)) in enumerate(zip(players, PEOPLE, strict=True)):
         if index == 2:
             check_invitation_names_everyone(site, player)
         player.take_seat(colour, zone)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.utils import timezone
 import pytest
 import time_machine
+from django.utils import timezone
 
 from games import engine
 from games.models import ActionRecord, Game, Notification
@@ -55,7 +55,9 @@ def test_a_game_whose_players_never_answer_runs_to_the_final_standings_on_deadli
             actions.filter(seat=seat.position).exclude(action__startswith="arrange").values_list("actor", flat=True)
         )
         missed = min(len(actors), MISSED_DEADLINES_FOR_AUTOPILOT)
-        assert actors == [ActionRecord.Actor.DEADLINE] * missed + [ActionRecord.Actor.AUTOPILOT] * (len(actors) - missed)
+        assert actors == [ActionRecord.Actor.DEADLINE] * missed + [ActionRecord.Actor.AUTOPILOT] * (
+            len(actors) - missed
+        )
         assert (seat.autopilot, seat.autopilot_reason) == (True, "missed")
     # The log is gap-free and ends at the game's version.
     assert list(actions.values_list("seq", flat=True)) == list(range(1, game.version + 1))

@@ -3,24 +3,23 @@ mid-task, a flushed broker, two sweeps at once. Each uses real processes."""
 
 from __future__ import annotations
 
+import os
+import secrets
+import time
 from collections import Counter
 from contextlib import contextmanager
 from datetime import timedelta
-import os
 from pathlib import Path
-import secrets
-import time
 
-from django.db import connection, transaction
-from django.utils import timezone
 import pytest
 import time_machine
+from django.db import connection, transaction
+from django.utils import timezone
 
-from games.services.enqueue import enqueue_now
 from games.models import ActionRecord, Game, Notification, Seat, new_public_id
 from games.services import sweeps as timers
+from games.services.enqueue import enqueue_now
 from tests.factories import started_game
-
 from tests.worker import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)

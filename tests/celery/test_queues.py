@@ -10,8 +10,8 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from games.services.enqueue import enqueue_now
 from games.models import Game, Notification
+from games.services.enqueue import enqueue_now
 from tests.factories import started_game
 from tests.worker import wait_until
 from versailles_site.celery import app

@@ -16,10 +16,10 @@ from django.test import Client
 from django.utils import timezone
 
 from games import engine
-from games.services.enqueue import enqueue_now
 from games.models import Game, Notification, Seat, WebhookDelivery
 from games.services import sweeps
 from games.services.decisions import decision_submit
+from games.services.enqueue import enqueue_now
 from games.services.game_state import load_state
 from games.services.seat_settings import emails_stop
 from games.services.setup import game_create, seat_accept
@@ -224,7 +224,7 @@ def test_a_receiver_on_the_loopback_gets_every_event_of_a_game_once_and_signed_t
             # The beat's sweep, once the claim is older than the grace period.
             with time_machine.travel(timezone.now() + sweeps.SENDING_GRACE + timedelta(minutes=1)):
                 assert sweeps.webhooks_sweep() >= 1
-            wait_until(lambda: receiver.seen[held] == 2, what="the held delivery to be sent again")
+            wait_until(lambda held=held: receiver.seen[held] == 2, what="the held delivery to be sent again")
             # A computer player's turn the dead worker had taken is lost with it.
             enqueue_now("games.computer_moves", game.pk)
             continue

@@ -7,11 +7,10 @@ import uuid
 
 import pytest
 
-from games.services.enqueue import enqueue_now
 from games.models import Notification
 from games.services import sweeps as timers
+from games.services.enqueue import enqueue_now
 from games.services.setup import game_create
-
 from tests.worker import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -114,7 +114,13 @@ class Mailboxes:
         body = message.get_body(preferencelist=("plain",))
         if not message["Message-ID"] or body is None:
             return None
-        mail = Mail(path, str(message["To"]), str(message["Message-ID"]), str(message["X-Versailles-Game"] or ""), body.get_content())
+        mail = Mail(
+            path,
+            str(message["To"]),
+            str(message["Message-ID"]),
+            str(message["X-Versailles-Game"] or ""),
+            body.get_content(),
+        )
         with self._lock:
             self._read[key] = mail
         return mail

@@ -11,13 +11,13 @@ REDIS_URL, SECRET_KEY and SITE_URL.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -100,10 +100,8 @@ class Process:
         # above, whose id is the process's own.
         if self.popen is None:
             return
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.popen.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         self.popen.wait(timeout=10)
 
 
@@ -132,17 +130,41 @@ class Stack:
         # Port 0: the kernel picks a free one, which gunicorn then logs; no
         # other process can take it between choosing and binding.
         self._start(
-            "web", "-m", "gunicorn", "-c", "versailles_site/gunicorn_conf.py", "versailles_site.wsgi:application",
-            "--bind", "127.0.0.1:0", "--workers", "1", "--threads", "4",
+            "web",
+            "-m",
+            "gunicorn",
+            "-c",
+            "versailles_site/gunicorn_conf.py",
+            "versailles_site.wsgi:application",
+            "--bind",
+            "127.0.0.1:0",
+            "--workers",
+            "1",
+            "--threads",
+            "4",
         )
 
     def worker_start(self) -> None:
         # Every queue, as a machine with one worker runs it; prefork with two
         # processes, so that two sweeps can run at once on one machine too.
         self._start(
-            "worker", "-m", "celery", "-A", "versailles_site", "worker", "-Q", ",".join(self.queues),
-            "-n", f"stack-{self.name}@%h", "--pool=prefork", "--concurrency=2", "-l", "INFO",
-            "--without-gossip", "--without-mingle", "--without-heartbeat",
+            "worker",
+            "-m",
+            "celery",
+            "-A",
+            "versailles_site",
+            "worker",
+            "-Q",
+            ",".join(self.queues),
+            "-n",
+            f"stack-{self.name}@%h",
+            "--pool=prefork",
+            "--concurrency=2",
+            "-l",
+            "INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
         )
 
     def beat_start(self) -> None:
@@ -157,7 +179,9 @@ class Stack:
         """When the beat started (seconds since the epoch, as time.time()):
         the time its log gives the start. Its schedule's intervals count
         from a moment after that."""
-        started = self.processes["beat"].wait_for_log(r"\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+): INFO/MainProcess\] beat: Starting")
+        started = self.processes["beat"].wait_for_log(
+            r"\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+): INFO/MainProcess\] beat: Starting"
+        )
         # The log's clock is the machine's local time, as is mktime's.
         return datetime.strptime(started.group(1), "%Y-%m-%d %H:%M:%S,%f").timestamp()
 
@@ -203,5 +227,8 @@ def stack_environment(database_url: str, redis_url: str) -> dict[str, str]:
 def migrate(env: dict[str, str], var_dir: Path) -> None:
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=BASE_DIR, env={**env, "VAR_DIR": str(var_dir)}, check=True, timeout=120,
+        cwd=BASE_DIR,
+        env={**env, "VAR_DIR": str(var_dir)},
+        check=True,
+        timeout=120,
     )

@@ -200,7 +200,8 @@ class Play:
         # last, used the messages and cleared them, as it would in a browser.
         assert to_both or "Done:" in shown.text, shown.text[:2000]
         assert all(version >= table.committed for version in versions_shown(shown.text)), (
-            f"stack {reader.name} showed a decision older than version {table.committed}, which {applied.stack} committed"
+            f"stack {reader.name} showed a decision older than version {table.committed}, "
+            f"which {applied.stack} committed"
         )
         with self.lock:
             self.pages_checked += 1
@@ -212,8 +213,10 @@ class Play:
         rng = random.Random(seed)
         stack = self.stacks[seed % 2]
         for n in range(BURST_DECISIONS):
-            (mover, page), = self.look(table, stack)
-            stack = self.decide(table, stack, mover, page, rng, to_both=n % BOTH_AT_ONCE_EVERY == BOTH_AT_ONCE_EVERY - 1)
+            ((mover, page),) = self.look(table, stack)
+            stack = self.decide(
+                table, stack, mover, page, rng, to_both=n % BOTH_AT_ONCE_EVERY == BOTH_AT_ONCE_EVERY - 1
+            )
 
     def against_computers(self, table: Table, seed: int) -> None:
         """The host's decisions, each once the computer players, deciding in
@@ -221,8 +224,11 @@ class Play:
         rng = random.Random(seed)
         stack = self.stacks[0]
         for n in range(HOST_DECISIONS_AGAINST_COMPUTERS + 1):
-            (mover, page), = wait_until(
-                lambda stack=stack: self.look(table, stack), timeout=SETTLE_TIMEOUT, what=f"the host's turn in {table.label}", every=0.2
+            ((mover, page),) = wait_until(
+                lambda stack=stack: self.look(table, stack),
+                timeout=SETTLE_TIMEOUT,
+                what=f"the host's turn in {table.label}",
+                every=0.2,
             )
             if n == HOST_DECISIONS_AGAINST_COMPUTERS:
                 return  # the computer players have answered the last one: the host is to move
@@ -234,7 +240,13 @@ class Play:
         host = table.people[0]
         page = host.visitor.get(self.stacks[0], host.link)
         (form,) = [form for form in forms_of(page.text) if form.action.endswith("/orders")]
-        fields = form.values() | {"auto_roll": "on", "bid_limit": "6", "bid_every": "on", "devil": "leader", "removal": "default"}
+        fields = form.values() | {
+            "auto_roll": "on",
+            "bid_limit": "6",
+            "bid_every": "on",
+            "devil": "leader",
+            "removal": "default",
+        }
         answer = host.visitor.post(self.stacks[1], form.action, fields)
         assert answer.status == 302, answer.text[:2000]
 
@@ -280,7 +292,9 @@ class Afterwards:
             log=database.rows("SELECT game_id, seq, seat, actor, events FROM games_actionrecord ORDER BY game_id, seq"),
             outbox={
                 row["id"]: row
-                for row in database.rows("SELECT id, game_id, seat_id, kind, version, to_email, status FROM games_notification")
+                for row in database.rows(
+                    "SELECT id, game_id, seat_id, kind, version, to_email, status FROM games_notification"
+                )
             },
             mails=mailboxes.all(),
         )
@@ -304,7 +318,9 @@ def each_decision_applied_once(after: Afterwards, tables: list[Table]) -> None:
         assert players == sorted(table.applied), table.label
 
 
-def each_overdue_decision_defaulted_once(after: Afterwards, due: dict[int, tuple[int, int]], stacks: list[Stack]) -> list[int]:
+def each_overdue_decision_defaulted_once(
+    after: Afterwards, due: dict[int, tuple[int, int]], stacks: list[Stack]
+) -> list[int]:
     """Both beats sent a deadline sweep; the sweeps together defaulted each
     overdue decision once, and nothing else; what each sweep returned."""
     deadlines = sorted((r["game_id"], r["seat"], r["seq"] - 1) for r in after.log if r["actor"] == "deadline")
@@ -325,7 +341,11 @@ def each_email_sent_once(after: Afterwards) -> Counter:
     assert sorted(sent) == sorted(after.outbox)
     assert all(mail.to == after.outbox_row(mail)["to_email"] for mail in after.mails)
     # The same, in the reader's terms: no one got one step's email twice.
-    steps = Counter((mail.to, row["game_id"], row["kind"], row["version"]) for mail in after.mails for row in [after.outbox_row(mail)])
+    steps = Counter(
+        (mail.to, row["game_id"], row["kind"], row["version"])
+        for mail in after.mails
+        for row in [after.outbox_row(mail)]
+    )
     assert max(steps.values()) == 1
     by_stack = Counter(mail.path.parent.parent.name for mail in after.mails)
     assert set(by_stack) == {"a", "b"}, by_stack
@@ -355,12 +375,15 @@ def every_email_called_for(after: Afterwards, table: Table) -> None:
     turns = {(after.seats[row["seat_id"]]["position"], row["version"]) for row in mine if row["kind"] == "turn"}
     decided = {(r["seat"], r["seq"] - 1) for r in log if r["actor"] != "chance"}
     unanswered = turns - decided
-    assert all(version == game["decision_version"] for _, version in unanswered) and len(unanswered) <= 1, (table.label, unanswered)
+    assert all(version == game["decision_version"] for _, version in unanswered) and len(unanswered) <= 1, (
+        table.label,
+        unanswered,
+    )
     asked = {(r["seat"], r["seq"] - 1) for r in log if r["actor"] in ("player", "deadline")}
     assert asked <= turns, (table.label, asked - turns)
 
 
-def test_two_stacks_on_one_database_and_one_redis_apply_every_decision_and_send_every_email_once_and_serve_no_older_page(
+def test_two_stacks_on_one_database_apply_every_decision_and_send_every_email_once_and_serve_no_older_page(
     two_stacks, capsys
 ):
     started = time.monotonic()
@@ -377,20 +400,23 @@ def test_two_stacks_on_one_database_and_one_redis_apply_every_decision_and_send_
         due = {}
         for n, table in enumerate(idle):
             table.pk = database.game_pk(table.public_id)
-            (mover, _page), = play.look(table, stacks[n % 2])
+            ((mover, _page),) = play.look(table, stacks[n % 2])
             due[table.pk] = (mover.position, database.game(table.pk)["decision_version"])
         if time.time() - two_stacks.beats_started > HOLD_BY:
             # Too near the first sweeps (a slow machine): the rows are held
             # for the second, once both beats have sent the first.
             wait_until(
-                lambda: all(stack.beat_sent("deadlines") for stack in stacks), timeout=SWEEPS_TIMEOUT,
+                lambda: all(stack.beat_sent("deadlines") for stack in stacks),
+                timeout=SWEEPS_TIMEOUT,
                 what="both beats' first deadline sweep",
             )
         # The database is the clock: their deadlines are moved into the past.
         # Then, as a long transaction would, the test holds their rows until
         # both beats' sweeps wait for them, so that the two sweeps really run
         # over the same games at the same time.
-        database.rows("UPDATE games_game SET deadline = now() - interval '1 minute' WHERE id = ANY(%s) RETURNING id", list(due))
+        database.rows(
+            "UPDATE games_game SET deadline = now() - interval '1 minute' WHERE id = ANY(%s) RETURNING id", list(due)
+        )
         lock = psycopg.connect(database.url)
         lock.execute("SELECT id FROM games_game WHERE id = ANY(%s) FOR UPDATE", (list(due),))
 
@@ -404,13 +430,19 @@ def test_two_stacks_on_one_database_and_one_redis_apply_every_decision_and_send_
                 pool.submit(opened_then(table, play, mailboxes, lambda t=table, i=i: play.burst(t, seed=i)))
                 for i, table in enumerate(bursts)
             ]
-            playing.append(pool.submit(opened_then(versus, play, mailboxes, lambda: play.against_computers(versus, seed=7))))
-            playing.append(pool.submit(opened_then(ordered, play, mailboxes, lambda: play.orders_for_the_rest(ordered))))
+            playing.append(
+                pool.submit(opened_then(versus, play, mailboxes, lambda: play.against_computers(versus, seed=7)))
+            )
+            playing.append(
+                pool.submit(opened_then(ordered, play, mailboxes, lambda: play.orders_for_the_rest(ordered)))
+            )
             wait_until(
                 lambda: database.waiting_for_row_locks() >= 2 or any(f.done() and f.exception() for f in playing),
                 timeout=SWEEPS_TIMEOUT,
-                what=lambda: "both beats' deadline sweeps to wait for the due games; beats sent "
-                + ", ".join(f"{s.name}: {s.beat_sent('deadlines')}" for s in stacks),
+                what=lambda: (
+                    "both beats' deadline sweeps to wait for the due games; beats sent "
+                    + ", ".join(f"{s.name}: {s.beat_sent('deadlines')}" for s in stacks)
+                ),
             )
             lock.rollback()
             for future in playing:
@@ -426,10 +458,15 @@ def test_two_stacks_on_one_database_and_one_redis_apply_every_decision_and_send_
             )
             return counts["unsent"] == 0 and len(mailboxes.all()) >= counts["rows"]
 
-        wait_until(settled, timeout=SETTLE_TIMEOUT, what="the deadlines applied, the computers' game over and every email sent", every=0.5)
+        wait_until(
+            settled,
+            timeout=SETTLE_TIMEOUT,
+            what="the deadlines applied, the computers' game over and every email sent",
+            every=0.5,
+        )
         # Still the host's turn against the computer players: no computer
         # player's task went missing on the way there.
-        (mover, _page), = play.look(versus, stacks[1])
+        ((mover, _page),) = play.look(versus, stacks[1])
         assert mover.position == 0
         for stack in stacks:
             stack.stop()

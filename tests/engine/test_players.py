@@ -6,10 +6,9 @@ import random
 
 import pytest
 
-from games.players.autoplay import chance_action
 from games.engine import CHANCE, CLASSIC, apply, decision_kind, is_over, legal_actions, new_game, observe, to_move
-from games.players import choose
-from games.players import race_model
+from games.players import choose, race_model
+from games.players.autoplay import chance_action
 from games.players.playout import determinized
 from games.players.strong import team_worth
 

@@ -343,7 +343,7 @@ def test_start_auction_openers_with_six_players():
 def assert_secret_hands(state, colours) -> None:
     """Each bidder sees only their own drawn cards; a spectator sees none."""
     auction = state.auction
-    for seat, colour in enumerate(colours):
+    for seat, _colour in enumerate(colours):
         view = observe(state, seat)["auction"]
         if seat in auction.bidders:
             assert view["my_cards"] == [card(c) for c in auction.hand_of(seat)]
@@ -357,7 +357,7 @@ def assert_secret_hands(state, colours) -> None:
     spectator = observe(state, None)["auction"]
     assert spectator["my_cards"] is None
     assert spectator["cards_held"] == {
-        colours[s]: len(h) for s, h in zip(auction.bidders, auction.hands)
+        colours[s]: len(h) for s, h in zip(auction.bidders, auction.hands, strict=True)
     }
 
 
@@ -505,7 +505,7 @@ def test_lot_for_two_bidders_opener_draws_two_then_the_other_draws_two():
     assert state.auction.bidders == (GREEN, YELLOW)
     assert state.auction.number == 2
     expected_hands = [((28,), ()), ((28, 29), ()), ((28, 29), (6,)), ((28, 29), (6, 7))]
-    for cid, hands in zip([28, 29, 6, 7], expected_hands):
+    for cid, hands in zip([28, 29, 6, 7], expected_hands, strict=True):
         assert who(state) == "chance"
         state = play(state, f"chance: draw {cid}")
         assert state.auction.hands == hands

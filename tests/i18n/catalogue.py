@@ -144,10 +144,7 @@ def parse_po(text: str) -> list[Entry]:
             if current is None:
                 current = Entry(flags=pending_flags, obsolete=obsolete, line=number)
                 pending_flags = set()
-            if name.startswith("msgstr"):
-                target = ("msgstr", int(form) if form is not None else 0)
-            else:
-                target = (name, None)
+            target = ("msgstr", int(form) if form is not None else 0) if name.startswith("msgstr") else (name, None)
             append(current, target, unquote(literal, number))
             seen_string = True
             continue

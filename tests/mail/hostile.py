@@ -80,7 +80,19 @@ def postmark_body(raw: str, to: str) -> str:
 CHARSETS = ["utf-8", "us-ascii", "iso-8859-1", "x-unknown-zz", "utf-7", "", "\x00", "ü", "utf-16", "cp1252;;"]
 # None: a fresh, valid id; the fixed valid ones make a few deliveries repeat.
 MESSAGE_IDS = ["<@>", "<>", "", "<a@b>", "no-brackets", "<\x00@x>", "<" + "x" * 3000 + "@y>", "<é@ü>"] + [None] * 8
-FIRST_LINES = ["pass", "bid 3", "bid 999", "roll", "hello", "", ">quoted", "\x00pass", "p\u0000ss", "push none", "\udce9"]
+FIRST_LINES = [
+    "pass",
+    "bid 3",
+    "bid 999",
+    "roll",
+    "hello",
+    "",
+    ">quoted",
+    "\x00pass",
+    "p\u0000ss",
+    "push none",
+    "\udce9",
+]
 
 
 class Fuzz:
@@ -143,7 +155,9 @@ class Fuzz:
             return "Content-Type: text/html; charset=utf-8", f"<p>{first}</p><div>{self.text(100)}"
         if kind == 2:  # nesting, sometimes far too deep
             depth = rng.choice([1, 3, 30, 200, 1_200, 2_000])
-            opening = "".join(f"--n{i}\r\nContent-Type: multipart/mixed; boundary=n{i + 1}\r\n\r\n" for i in range(depth))
+            opening = "".join(
+                f"--n{i}\r\nContent-Type: multipart/mixed; boundary=n{i + 1}\r\n\r\n" for i in range(depth)
+            )
             closing = "".join(f"\r\n--n{i}--" for i in reversed(range(depth + 1)))
             inner = f"--n{depth}\r\nContent-Type: text/plain; charset={charset}\r\n\r\n{first}\r\n"
             return "Content-Type: multipart/mixed; boundary=n0", opening + inner + closing

@@ -128,7 +128,7 @@ def test_compose_redis_keeps_queued_tasks_with_aof_and_noeviction():
     value = redis["command"]
     args = value.split() if isinstance(value, str) else [str(part) for part in value]
     assert args[0] == "redis-server"
-    options = dict(zip(args[1::2], args[2::2]))
+    options = dict(zip(args[1::2], args[2::2], strict=False))
     assert options.get("--appendonly") == "yes"
     assert options.get("--maxmemory-policy") == "noeviction"
 

@@ -8,7 +8,6 @@ import re
 import pytest
 from django.core import mail
 
-
 from .helpers import mover, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)

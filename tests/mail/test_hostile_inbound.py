@@ -220,7 +220,9 @@ def test_two_different_replies_with_the_same_broken_message_id_are_both_read():
 def test_a_reply_in_an_unknown_charset_gets_an_answer(charset):
     game = started_game()
     seat = mover(game)
-    raw = reply(to=_address(seat), sender=seat.email, first_line="pass").replace('charset="utf-8"', f'charset="{charset}"')
+    raw = reply(to=_address(seat), sender=seat.email, first_line="pass").replace(
+        'charset="utf-8"', f'charset="{charset}"'
+    )
     mail.outbox.clear()
     stored = inbound_store(raw=raw)
     stored.refresh_from_db()

@@ -15,9 +15,9 @@ from django.test import Client, override_settings
 
 from games import engine
 from games.models import ActionRecord, Game, InboundMessage, Seat
+from games.services.decisions import decision_submit
 from games.services.inbound import inbound_store
 from games.services.links import reply_address, reply_token, seat_token
-from games.services.decisions import decision_submit
 from tests.factories import play_until
 
 from .helpers import ANYMAIL_TEST_SETTINGS, basic_auth, mails_to, mover, post_json, reply, started_game, turn_mail
@@ -258,7 +258,9 @@ def test_the_inbound_webhook_stores_the_reply_and_applies_it(raw):
 
 
 @override_settings(ANYMAIL=ANYMAIL_TEST_SETTINGS)
-@pytest.mark.parametrize("auth", [None, basic_auth("webhookuser:wrong"), basic_auth("intruder:webhookpass"), "Bearer x"])
+@pytest.mark.parametrize(
+    "auth", [None, basic_auth("webhookuser:wrong"), basic_auth("intruder:webhookpass"), "Bearer x"]
+)
 def test_a_forged_inbound_webhook_call_is_rejected_and_nothing_is_stored(auth):
     game = started_game()
     seat = mover(game)

@@ -79,6 +79,7 @@ def test_secret_key_fallbacks_is_a_comma_separated_list_without_the_development_
     assert secret_key_fallbacks({"SECRET_KEY_FALLBACKS": "one, two"}, debug=False) == ["one", "two"]
     assert secret_key_fallbacks({}, debug=False) == []
     from django.core.exceptions import ImproperlyConfigured
+
     from versailles_site.env import DEV_SECRET_KEY
 
     with pytest.raises(ImproperlyConfigured, match="SECRET_KEY_FALLBACKS"):

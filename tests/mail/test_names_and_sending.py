@@ -157,7 +157,7 @@ def test_a_name_stored_before_names_were_checked_still_gives_a_one_line_subject(
     assert outbox.notification_send(notification_id=row.pk) is True
     (message,) = mail.outbox
     assert message.subject == f"Eve Bcc: all@example.com invites you to Galopp Royal (#{game.public_id})"
-    assert "Bcc" not in message.message().keys()
+    assert "Bcc" not in message.message()
 
 
 def test_an_email_that_can_never_be_sent_fails_at_once_and_the_moderators_see_why(held_sends):
@@ -214,9 +214,8 @@ def test_a_message_sent_again_after_its_sender_died_carries_the_same_message_id(
     game = game_create(host_name="Host", host_email="p0@example.com",
                        other_emails=["p1@example.com", "p2@example.com"], decision_hours=24, ruleset_name="classic")
     row = Notification.objects.get(game=game, seat__position=1, kind="invite")
-    with override_settings(EMAIL_BACKEND=f"{HERE}.DyingBackend"):
-        with pytest.raises(SystemExit):
-            outbox.notification_send(notification_id=row.pk)
+    with override_settings(EMAIL_BACKEND=f"{HERE}.DyingBackend"), pytest.raises(SystemExit):
+        outbox.notification_send(notification_id=row.pk)
     row.refresh_from_db()
     assert row.status == Notification.Status.SENDING
     # The sweep's path: the claim is old, so the row is released and sent again.

@@ -14,12 +14,12 @@ from django.core import mail
 from django.utils import timezone
 
 from games import engine
-from games.models import Game, Notification, Seat
 from games.board.text import board_text
+from games.models import Game, Notification, Seat
 from games.selectors.seat import local_time
-from games.services.links import reply_token, seat_token, unsubscribe_token
 from games.services.decisions import decision_submit, orders_apply_now
 from games.services.game_state import load_state
+from games.services.links import reply_token, seat_token, unsubscribe_token
 from games.services.sweeps import digests_send
 
 from .helpers import mails_to, mover, seat_at, started_game, turn_mail

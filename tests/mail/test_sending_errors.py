@@ -16,8 +16,8 @@ from django.utils import timezone
 import games.tasks
 from games.models import Game, Notification, Seat
 from games.services import outbox as notify
-from games.services.links import seat_token
 from games.services.decisions import decision_submit
+from games.services.links import seat_token
 from games.services.sweeps import reminders_sweep
 from games.services.tracking import notification_tag
 
@@ -201,7 +201,9 @@ def test_a_bounce_reported_by_the_tracking_webhook_marks_the_seat_undeliverable(
         event = _bounce(MessageID=notification.provider_id, Email=seat.email)
     else:
         # The metadata the email carried: its notification, signed.
-        event = _bounce(MessageID=str(uuid.uuid4()), Email=seat.email, Metadata={"notification": notification_tag(notification.pk)})
+        event = _bounce(
+            MessageID=str(uuid.uuid4()), Email=seat.email, Metadata={"notification": notification_tag(notification.pk)}
+        )
     client = Client()
 
     # A delivery report and a forged bounce change nothing.

@@ -16,9 +16,9 @@ from games import engine
 from games.mail.titles import ordinal
 from games.models import Seat
 from games.selectors.seat import local_time
+from games.services.decisions import orders_apply_now
 from games.services.game_state import load_state
 from games.services.inbound import inbound_store
-from games.services.decisions import orders_apply_now
 from games.services.moderation import MODERATORS_GROUP, game_abort, link_resend_for, seat_replace
 from games.services.sweeps import digests_send, reminders_sweep
 from tests.factories import play_until
@@ -171,11 +171,19 @@ def test_the_emails_around_a_game_name_it_in_subject_and_first_line():
         "invite": ("p1@example.com", "Host invites you to Galopp Royal (#{id})", "Take your seat in game #{id}"),
         "start": ("p1@example.com", _prefix(game) + "the game has started", "Game #{id} has begun. Nothing is asked"),
         "reply_ok": (None, _prefix(game) + "your emailed decision was applied", "Applied: pass (game #{id})."),
-        "reply_error": (None, _prefix(game) + "your emailed decision could not be applied", "Decide again in game #{id} by "),
+        "reply_error": (
+            None,
+            _prefix(game) + "your emailed decision could not be applied",
+            "Decide again in game #{id} by ",
+        ),
         "digest": ("p0@example.com", _prefix(game) + "your daily digest", "What happened in game #{id} since"),
         "modlink": ("p2@example.com", _prefix(game) + "your seat link", "Here is your seat link for game #{id} again"),
         "handover": ("new@example.com", _prefix(game) + "you take over a seat", "Open your seat in game #{id}"),
-        "abort": ("p1@example.com", _prefix(game) + "a moderator has ended the game", "A moderator has ended game #{id}:"),
+        "abort": (
+            "p1@example.com",
+            _prefix(game) + "a moderator has ended the game",
+            "A moderator has ended game #{id}:",
+        ),
     }
     for kind, (to, subject, opening) in expected.items():
         found = [m for m in mail.outbox if kind in m.tags and (to is None or m.to == [to])]

@@ -10,9 +10,9 @@ from django.test.utils import CaptureQueriesContext
 
 from games import engine
 from games.models import Notification, Seat
-from games.services.links import seat_token, unsubscribe_token
 from games.services.decisions import decision_submit
 from games.services.game_state import load_state
+from games.services.links import seat_token, unsubscribe_token
 from tests.web.pages import forms_of
 
 from .helpers import mails_to, mover, started_game

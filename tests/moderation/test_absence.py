@@ -7,22 +7,21 @@ from __future__ import annotations
 import random
 import re
 import zoneinfo
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
 
 from games import engine
 from games.models import Absence, ActionRecord, Game
-from games.services.timing import reminder_lead
 from games.services.sweeps import deadlines_sweep
+from games.services.timing import reminder_lead
 from tests.factories import computer_turns, play_steps, play_until, seat_at, started_game, tokens
 
 from .helpers import act, mover, text_of
 
 pytestmark = pytest.mark.django_db
 
-UTC = dt_timezone.utc
 BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
 SATURDAY_NOON = datetime(2026, 10, 24, 12, 0, tzinfo=UTC)  # 14:00 CEST, the day before the change
 SATURDAY_MIDNIGHT_BERLIN = datetime(2026, 10, 24, 0, 0, tzinfo=BERLIN)  # 2026-10-23 22:00 UTC
@@ -184,7 +183,9 @@ def test_with_autopilot_the_absent_seats_decisions_are_made_at_once_by_the_compu
     for _ in range(60):
         game = play_steps(game, 1, random.Random(_))
         assert mover(game) != position
-    assert not ActionRecord.objects.filter(game=game, seat=position, seq__gt=version).exclude(actor="autopilot").exists()
+    assert (
+        not ActionRecord.objects.filter(game=game, seat=position, seq__gt=version).exclude(actor="autopilot").exists()
+    )
 
     # Back (the absence over), its decisions wait for the player again.
     traveller.move_to(absence.ends_at + timedelta(minutes=1))

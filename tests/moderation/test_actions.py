@@ -4,7 +4,7 @@ game, the sentence every player then reads in the history, and the emails."""
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
@@ -12,10 +12,10 @@ from django.core import mail
 
 from games import engine
 from games.models import ActionRecord, Game, ModerationEntry, Notification
-from games.services.links import seat_token
 from games.services.game_state import load_state
-from games.services.timing import reminder_lead
+from games.services.links import seat_token
 from games.services.sweeps import deadlines_sweep, reminders_sweep
+from games.services.timing import reminder_lead
 from tests.factories import play_until, seat_at, started_game, tokens
 from tests.web.pages import path_of, seat_links
 
@@ -23,7 +23,7 @@ from .helpers import act, mover, text_of
 
 pytestmark = pytest.mark.django_db
 
-T0 = datetime(2027, 3, 1, 9, 0, tzinfo=dt_timezone.utc)
+T0 = datetime(2027, 3, 1, 9, 0, tzinfo=UTC)
 
 
 def pages_show(client, game, sentence: str) -> None:
@@ -271,7 +271,13 @@ def test_aborting_ends_the_game_and_mails_every_player_the_message(
 ):
     with django_capture_on_commit_callbacks(execute=True):
         response = act(
-            mod_client, game, "abort", confirm="yes", message="We are sorry: the game is cancelled.", reason="cheating", follow=True
+            mod_client,
+            game,
+            "abort",
+            confirm="yes",
+            message="We are sorry: the game is cancelled.",
+            reason="cheating",
+            follow=True,
         )
     assert "Done." in text_of(response)
     game.refresh_from_db()
@@ -301,7 +307,9 @@ def test_aborting_needs_a_message_for_the_players(mod_client, game):
 def test_every_action_is_logged_with_who_when_what_and_why_on_the_moderation_page(mod_client, moderator, game):
     act(mod_client, game, "extend", hours=6, reason="slow week")
     act(mod_client, game, "resend", seat=1, reason="lost link")
-    entries = list(ModerationEntry.objects.order_by("pk").values_list("moderator", "action", "detail", "reason", "seat_position"))
+    entries = list(
+        ModerationEntry.objects.order_by("pk").values_list("moderator", "action", "detail", "reason", "seat_position")
+    )
     assert entries == [
         (moderator.pk, "extend", "6", "slow week", mover(game)),
         (moderator.pk, "resend", "", "lost link", 1),

@@ -91,7 +91,10 @@ def test_nothing_in_the_admin_changes_a_game(admin_client, played):
     for model, changelist, change, pk in admin_pages(admin_client, played):
         page = admin_client.get(change).content.decode()
         assert 'type="submit"' not in page or 'name="_save"' not in page, change
-        assert admin_client.post(change, {"status": "aborted", "email": "x@example.org", "_save": "Save"}).status_code == 403
+        assert (
+            admin_client.post(change, {"status": "aborted", "email": "x@example.org", "_save": "Save"}).status_code
+            == 403
+        )
         assert admin_client.get(f"/admin/games/{model}/add/").status_code == 403
         assert admin_client.post(f"/admin/games/{model}/add/", {"status": "running"}).status_code == 403
         assert admin_client.get(f"/admin/games/{model}/{pk}/delete/").status_code == 403

@@ -11,7 +11,17 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 
 from games import admin as games_admin
-from games.models import ActionRecord, ApiToken, Game, Webhook, WebhookDelivery, InboundMessage, Notification, Seat, SeatHolder
+from games.models import (
+    ActionRecord,
+    ApiToken,
+    Game,
+    InboundMessage,
+    Notification,
+    Seat,
+    SeatHolder,
+    Webhook,
+    WebhookDelivery,
+)
 from tests.factories import play_steps, started_game
 
 pytestmark = pytest.mark.django_db

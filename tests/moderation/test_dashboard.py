@@ -3,7 +3,7 @@ search and filter."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
@@ -17,7 +17,7 @@ from .helpers import act, named, play_with_silent_seats, text_of
 
 pytestmark = pytest.mark.django_db
 
-T0 = datetime(2027, 5, 3, 8, 0, tzinfo=dt_timezone.utc)
+T0 = datetime(2027, 5, 3, 8, 0, tzinfo=UTC)
 
 
 def reasons_for(client, game, **params) -> list[str] | None:

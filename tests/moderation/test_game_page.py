@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone as dt_timezone
+from datetime import UTC, datetime
 
 import pytest
 import time_machine
@@ -31,7 +31,7 @@ def test_a_moderator_sees_the_board_every_secret_and_the_full_state(mod_client, 
     state = load_state(game)
     names = {seat.position: seat.name for seat in game.seats.all()}
     named = {"goof": "Goof", "devil": "Devil"}
-    for position, hand in zip(state.auction.bidders, state.auction.hands):
+    for position, hand in zip(state.auction.bidders, state.auction.hands, strict=True):
         codes = [state.ruleset.code_of(c) for c in hand]
         assert f"{names[position]}: {' '.join(named.get(code, code) for code in codes)}" in page
         assert f"{state.colours[position]}: " not in page, "a colour stands in for the player's name"
@@ -56,7 +56,7 @@ def test_a_moderator_playing_in_the_game_sees_only_their_own_seats_view(client, 
 
 
 def test_each_seats_timeline_shows_emails_bounces_opened_links_and_who_decided(mod_client, moderator):
-    with time_machine.travel(datetime(2027, 8, 2, 10, 0, tzinfo=dt_timezone.utc), tick=False) as traveller:
+    with time_machine.travel(datetime(2027, 8, 2, 10, 0, tzinfo=UTC), tick=False) as traveller:
         mod_client.force_login(moderator)
         game = started_game(4)
         first = mover(game)
@@ -100,7 +100,9 @@ def test_each_seats_timeline_shows_emails_bounces_opened_links_and_who_decided(m
         (third, "moderator (moderator)", "pass"),
         (fourth, "autopilot (server)", "(?:pass|bid [0-9]+)"),
     ):
-        told = rf'<span title="{title}">{re.escape(names[position])} (?:passed|bid)[^<]*</span> — {re.escape(decided_by)}'
+        told = (
+            rf'<span title="{title}">{re.escape(names[position])} (?:passed|bid)[^<]*</span> — {re.escape(decided_by)}'
+        )
         assert re.search(told, page), (names[position], decided_by)
     # Emails with their state; the bounce with its error.
     assert all(n.status == "failed" for n in timelines[first]["emails"])

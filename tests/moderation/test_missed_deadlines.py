@@ -4,7 +4,7 @@ dashboard; the player takes the seat back by acting."""
 from __future__ import annotations
 
 import random
-from datetime import datetime, timezone as dt_timezone
+from datetime import UTC, datetime
 
 import pytest
 import time_machine
@@ -18,7 +18,7 @@ from .helpers import act, mover, named, play_with_silent_seats, text_of
 
 pytestmark = pytest.mark.django_db
 
-T0 = datetime(2027, 6, 7, 7, 0, tzinfo=dt_timezone.utc)
+T0 = datetime(2027, 6, 7, 7, 0, tzinfo=UTC)
 
 
 @pytest.fixture

@@ -134,7 +134,9 @@ def test_a_moderator_cannot_act_without_a_reason(mod_client, moderator, game, ac
 
 def test_createmoderator_makes_a_staff_user_in_the_group_who_signs_in_at_mod_login(client, game):
     out = io.StringIO()
-    call_command("createmoderator", "alice", "--email", "alice@example.org", "--password", "correct horse 12", stdout=out)
+    call_command(
+        "createmoderator", "alice", "--email", "alice@example.org", "--password", "correct horse 12", stdout=out
+    )
     assert "created moderator alice" in out.getvalue()
     user = User.objects.get(username="alice")
     assert user.is_staff and not user.is_superuser

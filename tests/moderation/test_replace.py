@@ -10,8 +10,8 @@ from django.core import mail
 
 from games import engine
 from games.models import ActionRecord, Game, Seat, SeatHolder
-from games.services.links import reply_address, seat_by_reply_address, seat_token, token_hash
 from games.services.game_state import load_state
+from games.services.links import reply_address, seat_by_reply_address, seat_token, token_hash
 from games.templatetags.games_tags import bearer
 from tests.factories import play_steps, seat_at, tokens
 from tests.web.pages import forms_of, path_of, seat_links
@@ -104,7 +104,9 @@ def test_a_seat_replaced_twice_keeps_both_earlier_players_in_order(mod_client, g
     act(mod_client, game, "replace", seat=1, email="second@example.net", reason="left")
     game = play_steps(game, 2, random.Random(1))
     act(mod_client, game, "replace", seat=1, email="third@example.net", reason="left too")
-    holders = list(SeatHolder.objects.filter(seat__game=game).order_by("from_seq").values_list("email", "from_seq", "until_seq"))
+    holders = list(
+        SeatHolder.objects.filter(seat__game=game).order_by("from_seq").values_list("email", "from_seq", "until_seq")
+    )
     assert holders[0][0] == "p1@example.com" and holders[1][0] == "second@example.net"
     assert holders[0][2] == holders[1][1], "the second player's part starts where the first one's ended"
     assert holders[1][2] == game.version

@@ -64,7 +64,9 @@ class _FormParser(HTMLParser):
             self._open = True
         elif tag == "input" and a.get("form"):
             # An input outside its form, naming it by id (as the seat page's CSRF tokens do).
-            self.owned_elsewhere.append((a["form"], (a.get("type", "text"), a.get("name"), a.get("value"), "required" in a)))
+            self.owned_elsewhere.append(
+                (a["form"], (a.get("type", "text"), a.get("name"), a.get("value"), "required" in a))
+            )
         elif not self._open:
             return
         elif tag == "input":

@@ -148,7 +148,7 @@ def test_the_email_picture_keeps_the_colours_it_is_drawn_in(observation):
     picture = png_module.picture_of(observation(), engine.CLASSIC.to_json(), NAMES)
     full = png_module.drawn(*picture)
     sent = Image.open(io.BytesIO(board_png(observation(), engine.CLASSIC.to_json(), NAMES))).convert("RGB")
-    differences = [abs(a - b) for a, b in zip(full.tobytes(), sent.tobytes())]
+    differences = [abs(a - b) for a, b in zip(full.tobytes(), sent.tobytes(), strict=True)]
     assert sum(differences) / len(differences) < 1.5
     assert sum(difference > 24 for difference in differences) < len(differences) / 1000
     sent_colours = {colour for _, colour in sent.getcolors(256)}

@@ -20,7 +20,9 @@ def new_game(client, **fields):
     })
 
 
-def test_the_new_game_form_seats_computer_players_who_are_sent_no_invitation(client, django_capture_on_commit_callbacks):
+def test_the_new_game_form_seats_computer_players_who_are_sent_no_invitation(
+    client, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         response = new_game(client, other_emails="friend@example.com", strong_computers="1", simple_computers="1")
     assert response.status_code == 302

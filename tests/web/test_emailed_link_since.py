@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
@@ -25,7 +25,7 @@ from tests.web.pages import forms_of, path_of
 pytestmark = pytest.mark.django_db
 
 # Winter in Berlin, an hour ahead of UTC: a time shown in UTC would be caught.
-T0 = datetime(2027, 3, 1, 11, 0, tzinfo=dt_timezone.utc)
+T0 = datetime(2027, 3, 1, 11, 0, tzinfo=UTC)
 EMAILED_LINK = re.compile(r"https?://[^\s\"'<>]+/s/[^\s\"'<>]+")
 SINCE_BOX = re.compile(r'<section class="box since" id="since">.*?</section>', re.S)
 
@@ -116,7 +116,21 @@ def test_the_same_link_opened_before_anything_happened_shows_no_such_box(django_
 
 @pytest.mark.parametrize(
     "since",
-    ["", "abc", "-1", "1.5", " 1", "1e3", "0x1", "٣", "²", "9999999999", "99999999999999999999999999", "9" * 5000, "%00"],
+    [
+        "",
+        "abc",
+        "-1",
+        "1.5",
+        " 1",
+        "1e3",
+        "0x1",
+        "٣",
+        "²",
+        "9999999999",
+        "99999999999999999999999999",
+        "9" * 5000,
+        "%00",
+    ],
 )
 def test_a_made_up_since_answers_the_page_with_no_box(django_capture_on_commit_callbacks, since):
     game, seat, link = _game_with_a_turn_email(django_capture_on_commit_callbacks)

@@ -128,7 +128,10 @@ def _as_int(value) -> int | None:
 
 
 def _games() -> dict[int, tuple]:
-    return {pk: (v, dv, status) for pk, v, dv, status in Game.objects.values_list("pk", "version", "decision_version", "status")}
+    return {
+        pk: (v, dv, status)
+        for pk, v, dv, status in Game.objects.values_list("pk", "version", "decision_version", "status")
+    }
 
 
 @pytest.fixture
@@ -176,7 +179,7 @@ def test_ten_thousand_hostile_posts_give_no_server_error_and_change_only_what_th
         after = _games()
         if endpoint != "/new/":
             assert set(after) == set(before), (number, path, data)
-        for pk, (version, decision_version, status) in before.items():
+        for pk, (version, decision_version, _status) in before.items():
             if after[pk][0] == version:
                 continue
             moved += 1

@@ -81,13 +81,11 @@ def test_a_four_player_game_plays_from_the_new_game_form_to_the_final_standings(
     accept_all(client, links)
     game = Game.objects.get()
     assert game.status == Game.Status.RUNNING
-    handled = 0
-    for _ in range(5000):
+    for handled in range(5000):
         turn_mails = [m for m in mail.outbox if "Decide here:" in m.body]
         if handled >= len(turn_mails):
             break
         message = turn_mails[handled]
-        handled += 1
         (link,) = set(seat_links(message.body))
         decide(client, path_of(link), rng)
     game.refresh_from_db()

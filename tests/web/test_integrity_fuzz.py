@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from games import engine
-from games.web.forms import AcceptForm, ArrangeForm, DecisionForm, LinkResendForm
 from games.models import Game, Notification, Seat
 from games.services.game_state import load_state
+from games.web.forms import AcceptForm, ArrangeForm, DecisionForm, LinkResendForm
 from tests.factories import started_game, tokens
 from tests.web.integrity_helpers import game_at_push, game_at_removal, game_at_roll, inviting_game, snapshot
 
@@ -173,7 +173,9 @@ ACCEPT = near_form(
     {
         "colour": st.sampled_from(["red", "yellow", "green", "blue", "white", "black", "mauve", "Red"]),
         "display_name": st.one_of(st.just("Bea"), TEXT, LONG),
-        "time_zone": st.sampled_from(["UTC", "Asia/Tokyo", "Europe/Berlin", "localtime", "Factory", "Mars/Olympus", "utc"]),
+        "time_zone": st.sampled_from(
+            ["UTC", "Asia/Tokyo", "Europe/Berlin", "localtime", "Factory", "Mars/Olympus", "utc"]
+        ),
     },
     required=["colour", "display_name", "time_zone"],
 )
@@ -241,7 +243,8 @@ def test_random_posts_to_act_never_fail_and_change_nothing_unless_legal(client, 
     assume(not is_legal(game, position, fields))
     before = snapshot()
     response = post(client, f"/s/{tokens(game)[position]}/act", fields, multipart)
-    event(f"/act: {response.status_code}, form valid: {DecisionForm(as_querydict(fields), colours=state.colours).is_valid()}")
+    valid = DecisionForm(as_querydict(fields), colours=state.colours).is_valid()
+    event(f"/act: {response.status_code}, form valid: {valid}")
     assert response.status_code in (302, 409)
     assert snapshot() == before
 

@@ -9,9 +9,9 @@ from django.test import Client
 
 from games import engine
 from games.models import Game, Seat
-from games.services.links import link_issue
 from games.services.decisions import decision_submit
 from games.services.game_state import load_state
+from games.services.links import link_issue
 from tests.factories import play_steps, seat_at, started_game, tokens
 from tests.web.integrity_helpers import (
     counts,
@@ -90,7 +90,7 @@ def test_posting_a_form_rendered_for_an_earlier_decision_says_already_decided_an
     token, old_form, old_data = a_decision_form(client, game)
     play_steps(game, 3)  # the decision moved on without this page
     row, before = game_row(game), counts(game)
-    for position, other in tokens(game).items():
+    for other in tokens(game).values():
         # Whoever's link the old form is posted through, it is stale.
         response = client.post(f"/s/{other}/act", old_data)
         assert_already_decided(response)
@@ -215,7 +215,9 @@ def page_messages(client, response) -> str:
     return found.group(1) if found else ""
 
 
-@pytest.mark.parametrize("make", [started_game, game_at_roll, game_at_push, game_at_removal], ids=["bid", "roll", "push", "remove"])
+@pytest.mark.parametrize(
+    "make", [started_game, game_at_roll, game_at_push, game_at_removal], ids=["bid", "roll", "push", "remove"]
+)
 def test_a_decision_through_another_seats_link_is_refused_and_changes_nothing(client, make):
     game = make()
     token, form, data = a_decision_form(client, game)
@@ -246,7 +248,9 @@ def test_fields_naming_another_seat_do_not_change_who_acts(client):
     token, form, data = a_decision_form(client, game)
     mover = mover_position(game)
     other = seat_at(game, (mover + 1) % 3)
-    response = client.post(form.action, data | {"seat": str(other.pk), "position": str(other.position), "colour": other.colour})
+    response = client.post(
+        form.action, data | {"seat": str(other.pk), "position": str(other.position), "colour": other.colour}
+    )
     assert response.status_code == 302
     last = game.actions.filter(actor="player").order_by("-seq").first()
     assert last.seat == mover
@@ -312,7 +316,9 @@ def test_a_bid_not_above_the_high_bid_is_refused_with_a_message(client):
     token = tokens(game)[mover]
     version = str(game.decision_version)
     for amount in ("3", "2", "0"):
-        refused(client, game, token, {"version": version, "action": "bid", "amount": amount}, "a bid must be at least 4")
+        refused(
+            client, game, token, {"version": version, "action": "bid", "amount": amount}, "a bid must be at least 4"
+        )
 
 
 def test_a_bid_without_an_amount_is_refused_with_a_message(client):
@@ -345,14 +351,22 @@ def test_pushing_a_chair_that_finished_or_fell_in_the_pond_is_refused_with_a_mes
     state = load_state(game)
     mover = mover_position(game)
     finished = next(
-        c for p, (c, s) in enumerate(zip(state.colours, state.race.status)) if s != "racing" and p != mover
+        c for p, (c, s) in enumerate(zip(state.colours, state.race.status, strict=True)) if s != "racing" and p != mover
     )
     token = tokens(game)[mover]
     version = str(game.decision_version)
-    refused(client, game, token, {"version": version, "action": "push", "target": finished}, "only a chair still racing can be pushed")
+    refused(
+        client,
+        game,
+        token,
+        {"version": version, "action": "push", "target": finished},
+        "only a chair still racing can be pushed",
+    )
     refused(client, game, token, {"version": version, "action": "push", "target": state.colours[mover]}, "not your own")
     for target in ("", "black", "nobody", "RED"):
-        refused(client, game, token, {"version": version, "action": "push", "target": target}, "Choose a chair to push back")
+        refused(
+            client, game, token, {"version": version, "action": "push", "target": target}, "Choose a chair to push back"
+        )
 
 
 def test_a_removal_naming_slot_9_or_leaving_out_a_display_is_refused_with_a_message(client):
@@ -365,7 +379,13 @@ def test_a_removal_naming_slot_9_or_leaving_out_a_display_is_refused_with_a_mess
     refused(client, game, token, base | slots | {f"slot_{state.colours[0]}": "9"}, f"slots are numbered 1 to {size}")
     refused(client, game, token, base | {f"slot_{c}": "1" for c in state.colours[1:]}, "one card from every display")
     for bad in ("0", "-1", "100", "x"):
-        refused(client, game, token, base | slots | {f"slot_{state.colours[1]}": bad}, "That form was not filled in correctly")
+        refused(
+            client,
+            game,
+            token,
+            base | slots | {f"slot_{state.colours[1]}": bad},
+            "That form was not filled in correctly",
+        )
 
 
 def test_an_arrangement_that_is_not_a_reordering_of_your_team_is_refused(client):
@@ -417,7 +437,9 @@ def sent_links(django_capture_on_commit_callbacks, client, email):
     return response, mail.outbox[outbox:]
 
 
-def test_send_me_my_link_again_mails_the_current_link_of_every_unfinished_game(client, django_capture_on_commit_callbacks):
+def test_send_me_my_link_again_mails_the_current_link_of_every_unfinished_game(
+    client, django_capture_on_commit_callbacks
+):
     inviting = inviting_game(3, accepted=1)
     running = started_game(3)
     over = finished(started_game(3))
@@ -467,7 +489,9 @@ def test_an_address_that_plays_nowhere_gets_the_same_answer_and_no_mail(client, 
     assert snapshot() == before
 
 
-def test_an_address_whose_games_are_all_over_gets_the_link_to_its_games_and_no_seat_link(client, django_capture_on_commit_callbacks):
+def test_an_address_whose_games_are_all_over_gets_the_link_to_its_games_and_no_seat_link(
+    client, django_capture_on_commit_callbacks
+):
     over = finished(started_game(3))
     Seat.objects.filter(game=over, position=0).update(email="retired@example.com")
     response, sent = sent_links(django_capture_on_commit_callbacks, client, "retired@example.com")

@@ -60,9 +60,11 @@ def test_get_and_head_of_every_link_change_nothing_and_send_nothing(point, djang
     for url, statuses in urls_of(game):
         for method in ("get", "head"):
             scanner = Client()  # a scanner has no cookies
-            with django_capture_on_commit_callbacks(execute=True) as callbacks:
-                with CaptureQueriesContext(connection) as queries:
-                    response = getattr(scanner, method)(url)
+            with (
+                django_capture_on_commit_callbacks(execute=True) as callbacks,
+                CaptureQueriesContext(connection) as queries,
+            ):
+                response = getattr(scanner, method)(url)
             assert response.status_code in statuses, (method, url, response.status_code)
             writes = [q["sql"] for q in queries.captured_queries if not is_read_only(q["sql"])]
             assert writes == [], (method, url)

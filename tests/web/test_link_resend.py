@@ -19,8 +19,8 @@ from games.models import Game, HomeLink, Notification, Seat
 from games.services.links import home_token, seat_token, token_hash
 from games.services.setup import game_create, link_resend
 from games.web.limits import GAMES_PER_CLIENT, LINKS_PER_ADDRESS, LINKS_PER_CLIENT
-from versailles_site.celery import app
 from tests.factories import started_game
+from versailles_site.celery import app
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

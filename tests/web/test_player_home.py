@@ -34,7 +34,9 @@ def home_link(django_capture_on_commit_callbacks) -> str:
     return link.split("://", 1)[1].split("/", 1)[1].join(["/", ""])
 
 
-def test_the_page_lists_every_game_with_whose_move_it_is_and_the_final_standings(client, django_capture_on_commit_callbacks):
+def test_the_page_lists_every_game_with_whose_move_it_is_and_the_final_standings(
+    client, django_capture_on_commit_callbacks
+):
     waiting = started_game(4)
     mine = started_game(4)
     while engine.to_move(load_state(mine)) != 1:

@@ -233,7 +233,10 @@ def test_the_seed_stays_secret_until_the_end_and_then_every_outcome_can_be_check
     verify = texts["the verify page"]
     assert f"{chance_steps} chance outcomes recomputed from the seed." in verify
     assert "All match the log." in verify
-    assert "The seed&#x27;s SHA-256 matches the commitment." in verify or "The seed's SHA-256 matches the commitment." in verify
+    assert (
+        "The seed&#x27;s SHA-256 matches the commitment." in verify
+        or "The seed's SHA-256 matches the commitment." in verify
+    )
     assert "Replaying the log gives the stored final state." in verify
     assert "Mismatch" not in verify and "NOT" not in verify
 

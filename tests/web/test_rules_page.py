@@ -71,7 +71,9 @@ def test_the_prize_table_has_a_row_per_race_with_its_finish_and_prizes():
     cells = [[number] + re.findall(r"<td>([^<]*)</td>", row) for number, row in rows]
     assert cells == [
         [str(race), str(finish), *(str(prize) for prize in prizes)]
-        for race, (finish, prizes) in enumerate(zip(engine.CLASSIC.finish_spaces, engine.CLASSIC.prizes), start=1)
+        for race, (finish, prizes) in enumerate(
+            zip(engine.CLASSIC.finish_spaces, engine.CLASSIC.prizes, strict=True), start=1
+        )
     ]
 
 
@@ -79,7 +81,7 @@ def test_the_rules_page_counts_every_kind_of_bearer_card_in_its_drawings():
     page = _rules()
     labels = re.findall(r'class="rules-card"[^>]*aria-label="([^"]+)"', page)
     assert len(labels) == len(engine.CLASSIC.bearers)
-    for label, bearer in zip(labels, engine.CLASSIC.bearers):
+    for label, bearer in zip(labels, engine.CLASSIC.bearers, strict=True):
         assert label.endswith(f": {bearer.count} cards")
     assert 'class="rules-track"' in page
 

@@ -23,8 +23,8 @@ from games.models import Seat
 from games.services import moderation
 from games.services.absence import absence_declare
 from games.services.game_state import load_state
-from games.web import seat_page
 from games.services.seat_settings import emails_stop, language_set, orders_set
+from games.web import seat_page
 from tests.factories import play_steps, play_until, seat_at, started_game, tokens
 
 pytestmark = pytest.mark.django_db

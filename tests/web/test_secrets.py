@@ -99,7 +99,7 @@ def secret_cards(state: engine.State, public: set[int], viewer: int | None) -> s
     """Cards ``viewer`` (a seat, or None for the spectator) may not know now."""
     hidden = set(state.deck) | set(state.discard)
     if state.auction is not None:
-        for bidder, hand in zip(state.auction.bidders, state.auction.hands):
+        for bidder, hand in zip(state.auction.bidders, state.auction.hands, strict=True):
             if bidder != viewer:
                 hidden.update(hand)
     return hidden - public
@@ -252,7 +252,11 @@ class Watcher:
             assert_not_shown(text, codes(secret), f"{where}, from the API {path}")
             assert not card_ids_in(response.json()) & secret, f"{where}, from the API {path}, names a secret card id"
             self._assert_no_link(text, seat, f"{where}, from the API {path}")
-        assert_shown(self.client.get("/api/v1/seat", HTTP_AUTHORIZATION=f"Bearer {self.api_tokens[seat]}").content.decode(), mine, where)
+        assert_shown(
+            self.client.get("/api/v1/seat", HTTP_AUTHORIZATION=f"Bearer {self.api_tokens[seat]}").content.decode(),
+            mine,
+            where,
+        )
 
     def _assert_no_link(self, text: str, seat: int | None, where: str) -> None:
         """No seat's link and no API token, the reader's own included: an API
@@ -264,7 +268,9 @@ class Watcher:
     def _check_emails(self) -> None:
         """Each new email against the secrets of the version it was written at."""
         by_version = defaultdict(list)
-        for note in Notification.objects.filter(game=self.game, pk__gt=self.last_email).select_related("seat").order_by("pk"):
+        for note in (
+            Notification.objects.filter(game=self.game, pk__gt=self.last_email).select_related("seat").order_by("pk")
+        ):
             by_version[note.version].append(note)
             self.last_email = note.pk
 
@@ -287,7 +293,9 @@ class Watcher:
         self.emails_checked += 1
 
 
-def play_watched(client, players: int, rng: random.Random, stop, *, auction_every=3, race_every=40, dense_races=1) -> Watcher:
+def play_watched(
+    client, players: int, rng: random.Random, stop, *, auction_every=3, race_every=40, dense_races=1
+) -> Watcher:
     """Play with ``chooser`` until ``stop(state)`` or the end, checking at the
     first decision of every auction, race and removal, and every few decisions
     within them; after ``dense_races`` races only those first decisions and the end."""
@@ -346,7 +354,9 @@ def test_the_marker_deck_plays_like_the_classic_deck_with_a_distinct_code_per_ca
         ),
     ],
 )
-def test_no_page_json_view_or_email_shows_a_card_its_reader_may_not_know(client, markers, players, stop, expected, settings):
+def test_no_page_json_view_or_email_shows_a_card_its_reader_may_not_know(
+    client, markers, players, stop, expected, settings
+):
     # The watcher reads every seat's API answers at every point, far faster than a client may.
     settings.API_REQUESTS_PER_MINUTE_PER_CLIENT = settings.API_REQUESTS_PER_MINUTE_PER_TOKEN = 10**6
     # The 3-player game is checked densely through race 1, then at the first

@@ -87,6 +87,10 @@ def test_the_deadline_sweep_applies_a_default_in_six_statements():
     assert Notification.objects.filter(kind="turn", version__gt=0).count() >= len(games)
     work = statements(queries)
     # Asking what is due: once with the games, once more to find none left.
-    asking = [sql for sql in work if "deadline" in sql and sql.lstrip().upper().startswith("SELECT") and "LIMIT" in sql.upper()]
+    asking = [
+        sql
+        for sql in work
+        if "deadline" in sql and sql.lstrip().upper().startswith("SELECT") and "LIMIT" in sql.upper()
+    ]
     per_game = (len(work) - len(asking)) / len(games)
     assert per_game <= 6, work

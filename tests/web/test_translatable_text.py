@@ -52,7 +52,7 @@ def _glued(tokens) -> list[str]:
     ending, which no translation can take off."""
     return [
         f"{{{{ {before.contents} }}}}{after.contents[:12]}"
-        for before, after in zip(tokens, tokens[1:])
+        for before, after in zip(tokens, tokens[1:], strict=False)
         if before.token_type == TokenType.VAR and after.token_type == TokenType.TEXT and after.contents[:1].isalpha()
     ]
 

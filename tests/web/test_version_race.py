@@ -24,11 +24,11 @@ from django.db import connection, connections
 from django.test import Client
 
 from games import engine
-from games.web.forms import decision_form_data
 from games.models import ActionRecord, Game, Notification, Seat
-from games.services.errors import StaleDecision
 from games.services.decisions import deadline_expire, decision_submit
+from games.services.errors import StaleDecision
 from games.services.game_state import load_state
+from games.web.forms import decision_form_data
 from tests.factories import seat_at, started_game, tokens
 from tests.web.pages import forms_of
 

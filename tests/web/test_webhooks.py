@@ -273,7 +273,7 @@ def test_a_seat_webhook_says_it_is_your_turn_with_the_decision_the_deadline_and_
 
 @pytest.mark.django_db(transaction=True)
 def test_a_table_webhook_tells_every_race_and_the_end_and_no_delivery_holds_a_link_or_a_hidden_card(
-    receiver, settings, markers
+    receiver, settings, markers  # noqa: F811 - the fixture
 ):
     """A whole game with the marker ruleset (every card's code is its own):
     every delivery the receiver got is searched for every seat's link and
@@ -308,7 +308,9 @@ def test_a_table_webhook_tells_every_race_and_the_end_and_no_delivery_holds_a_li
     versions = dict(deliveries.values_list("public_id", "version"))
     secret_at: dict[int, set[str]] = {}
     log = Log(game)
-    log.advance(game, lambda version, state: secret_at.__setitem__(version, codes(secret_cards(state, log.public, None))))
+    log.advance(
+        game, lambda version, state: secret_at.__setitem__(version, codes(secret_cards(state, log.public, None)))
+    )
     for arrival in receiver.bodies("/table") + receiver.bodies("/discord"):
         text = arrival.body.decode()
         for token in links.values():
@@ -445,7 +447,7 @@ def test_the_answer_is_read_only_so_far_and_no_redirect_is_followed(settings):
     requests = []
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802
+        def do_POST(self):
             requests.append(self.path)
             self.rfile.read(int(self.headers["Content-Length"]))
             if self.path == "/moved":

@@ -7,10 +7,10 @@ import random
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from games.players.autoplay import sensible_action
 from games.engine import apply, get_ruleset, is_over, new_game, to_move
 from games.engine.events import events
 from games.narrate import describe
+from games.players.autoplay import sensible_action
 
 # Without --verbose the account keeps to money, placings and mishaps.
 _HEADLINES = {
@@ -59,6 +59,8 @@ class Command(BaseCommand):
         while not is_over(state):
             seat = to_move(state)
             action = sensible_action(state, rng)
+            if seat is None or action is None:
+                raise CommandError(f"a game that is not over has nobody to move at step {steps}")
             after = apply(state, seat, action)
             for event in events(state, seat, action, after):
                 if verbose or _is_headline(event):

@@ -19,7 +19,9 @@ class Command(BaseCommand):
             raise CommandError("the seed is revealed only when the game is over")
         report = game_verify(game=found)
         self.stdout.write(f"seed:        {found.seed}")
-        self.stdout.write(f"commitment:  {found.seed_commitment} ({'matches' if report.commitment_matches else 'DOES NOT MATCH'})")
+        self.stdout.write(
+            f"commitment:  {found.seed_commitment} ({'matches' if report.commitment_matches else 'DOES NOT MATCH'})"
+        )
         self.stdout.write(f"chance steps recomputed: {report.chance_steps}")
         for line in report.mismatches:
             self.stdout.write(self.style.ERROR(line))
