@@ -112,6 +112,7 @@ LAYERS: dict[str, Layer] = {
             "django.urls",
             "django.utils",
             "anymail",
+            "django_stubs_ext",  # types only (StrOrPromise), under TYPE_CHECKING
         ),
     ),
     # Every read pages need, with the services' read helpers and no write.

@@ -44,4 +44,4 @@ class ActionRecord(models.Model):
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="action_seq_unique")]
 
     def __str__(self) -> str:
-        return f"{self.game_id}#{self.seq} {self.action}"
+        return f"game {self.game_id}, step {self.seq}"  # never the action: a draw is secret

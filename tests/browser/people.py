@@ -120,7 +120,7 @@ class Player:
 
     def arrange(self, codes: list[str]) -> None:
         page = self.open()
-        form = page.locator("form[action$='/arrange']")
+        form = page.locator("form#form-arrange")
         for slot, code in enumerate(codes, start=1):
             form.locator(f"select[name=slot_{slot}]").select_option(code)
         self._submit(form.get_by_role("button"))
@@ -128,7 +128,7 @@ class Player:
 
     def set_orders(self, *, bid_limit: int, devil: str) -> None:
         page = self.open()
-        form = page.locator("form[action$='/orders']")
+        form = page.locator("form#form-orders")
         form.locator("input[name=auto_roll]").check()
         form.locator("input[name=bid_limit]").fill(str(bid_limit))
         form.locator("input[name=bid_every]").check()

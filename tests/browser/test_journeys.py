@@ -51,8 +51,8 @@ def _overflow_and_small_controls(page) -> tuple[int, list[str]]:
             const overflow = document.documentElement.scrollWidth - window.innerWidth;
             const small = [];
             for (const el of document.querySelectorAll(
-                    "#decide button, #decide select, #decide input, form[action$='/arrange'] select, "
-                    + "form[action$='/arrange'] button")) {
+                    "#decide button, #decide select, #decide input, form#form-arrange select, "
+                    + "form#form-arrange button")) {
                 if (el.type === "hidden") continue;
                 // A radio is hit through its label.
                 const target = (el.type === "radio" || el.type === "checkbox") ? el.closest("label") : el;
