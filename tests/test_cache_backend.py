@@ -3,23 +3,23 @@ Django's own backend, without a client built for every read."""
 
 from __future__ import annotations
 
-import os
 import threading
 
 import pytest
 from django.core.cache.backends.redis import RedisCache
 
-from bench._common import with_path
 from games.web.limits import Limit, limits_counted
+from tests import parallel
 from versailles_site.cache import KeptClientRedisCache
 
-REDIS_URL = os.environ.get("REDIS_URL", "").strip()
-pytestmark = pytest.mark.skipif(not REDIS_URL, reason="needs Redis (set REDIS_URL)")
+# A database this test process may flush, whatever another xdist worker does.
+SCRATCH_URL = parallel.redis_url("scratch")
+pytestmark = pytest.mark.skipif(not SCRATCH_URL, reason="needs Redis (set REDIS_URL)")
 
 
 @pytest.fixture
 def caches():
-    location = with_path(REDIS_URL, "/12")
+    location = SCRATCH_URL
     kept, django_own = KeptClientRedisCache(location, {}), RedisCache(location, {})
     kept.clear()
     yield kept, django_own
@@ -74,7 +74,7 @@ def test_counters_are_added_to_atomically_in_one_round_trip_and_expire(caches):
 
 def test_the_api_limits_count_in_redis_as_elsewhere(caches, settings):
     kept, _ = caches
-    settings.CACHES = {"default": {"BACKEND": "versailles_site.cache.KeptClientRedisCache", "LOCATION": with_path(REDIS_URL, "/12")}}
+    settings.CACHES = {"default": {"BACKEND": "versailles_site.cache.KeptClientRedisCache", "LOCATION": SCRATCH_URL}}
     limit = Limit("api-test", 3, 60)
     answers = [limits_counted([(limit, "client-1")]) for _ in range(4)]
     assert answers[:3] == [None, None, None]
