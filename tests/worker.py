@@ -122,7 +122,8 @@ def celery_env(transactional_db, settings, tmp_path) -> Iterator[CeleryEnv]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH", "EMAIL_PROVIDER")}
     env.update(database_env())
     env.update(
-        DJANGO_SETTINGS_MODULE="versailles_site.settings",
+        # The site's settings, but polling the filesystem broker ten times a second.
+        DJANGO_SETTINGS_MODULE="tests.worker_settings",
         VAR_DIR=str(var_dir),
         PYTHONUNBUFFERED="1",
     )
