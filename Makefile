@@ -39,8 +39,13 @@ static: venv
 run: migrate static messages
 	$(BIN)/honcho start -f Procfile.dev
 
+# Two pytest-xdist workers, one per core of the machines it runs on; each has
+# its own VAR_DIR, Redis databases and test database (tests/parallel.py).
+# Heavy tests go out first (tests/conftest.py). PYTEST_WORKERS=0 runs the
+# suite in one process, as a plain `.venv/bin/python -m pytest` does.
+PYTEST_WORKERS ?= 2
 test: venv messages
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 # The browser tests drive Debian's Chromium (Playwright cannot download its own
 # browser here). make test skips them, saying so, while it is missing.

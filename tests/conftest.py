@@ -39,6 +39,28 @@ def pytest_make_collect_report(collector):
     return report
 
 
+# Tests that take many seconds: a browser, a real Celery worker or other
+# processes of the site, or a whole game or long fuzz in process (marked
+# `heavy`). They are run first, so that under xdist (make test: -n 2) the
+# two workers share them out while the quick tests fill the gaps after,
+# instead of one worker starting a minute-long test when the other is done.
+HEAVY_FIXTURES = {"chromium", "celery_worker", "celery_env", "live_server"}
+
+
+def _heavy(item) -> bool:
+    return item.get_closest_marker("heavy") is not None or not HEAVY_FIXTURES.isdisjoint(item.fixturenames)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    # After pytest-django's sort by database use, which this keeps within
+    # each part (a stable sort). That sort runs transactional tests after
+    # the others because each empties the database when it ends; nothing
+    # here needs what it empties: the migrations write no row that
+    # post_migrate does not write again (content types, permissions).
+    items.sort(key=lambda item: not _heavy(item))
+
+
 @pytest.fixture(autouse=True)
 def _cache_of_its_own(settings, request):
     # Rate limits count in the cache and pages are kept there: each test

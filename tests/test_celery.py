@@ -21,7 +21,9 @@ print(json.dumps({
 
 
 def probe_broker(**env_changes) -> dict:
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    # Without VAR_DIR too: the test process has one of its own (tests/parallel.py),
+    # and these probes are about what the settings choose unset.
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "VAR_DIR")}
     env.update(env_changes)
     result = subprocess.run(
         [sys.executable, "-c", PROBE],

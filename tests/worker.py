@@ -6,8 +6,9 @@ process picks the tasks up, so the enqueue-after-commit rule, acks_late and the
 outbox are exercised for real.
 
 Each test gets its own VAR_DIR (broker folder and dev mailbox) for the
-filesystem broker, or Redis database 15 (flushed) when REDIS_URL is set, so a
-developer's `make run` or a parallel test run never shares a queue with it.
+filesystem broker, or, when REDIS_URL is set, its test process's own Redis
+database (tests/parallel.py), flushed before and after, so neither a
+developer's `make run` nor another xdist worker shares a queue with it.
 """
 
 from __future__ import annotations
@@ -29,10 +30,10 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from django.db import connection
 
+from tests import parallel
 from versailles_site.celery import app
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-REDIS_TEST_DB = 15
 READY_TIMEOUT = 40.0
 
 
@@ -53,15 +54,6 @@ def wait_until(
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what() if callable(what) else what}")
         time.sleep(every)
-
-
-def redis_test_url() -> str | None:
-    """REDIS_URL with the database number replaced by the tests' own one."""
-    url = os.environ.get("REDIS_URL", "").strip()
-    if not url:
-        return None
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path=f"/{REDIS_TEST_DB}"))
 
 
 def database_env() -> dict[str, str]:
@@ -137,12 +129,13 @@ def celery_env(transactional_db, settings, tmp_path) -> Iterator[CeleryEnv]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH", "EMAIL_PROVIDER")}
     env.update(database_env())
     env.update(
-        DJANGO_SETTINGS_MODULE="versailles_site.settings",
+        # The site's settings, but polling the filesystem broker ten times a second.
+        DJANGO_SETTINGS_MODULE="tests.worker_settings",
         VAR_DIR=str(var_dir),
         PYTHONUNBUFFERED="1",
     )
     saved = (app.conf.broker_url, app.conf.broker_transport_options)
-    redis_url = redis_test_url()
+    redis_url = parallel.redis_url("celery")
     if redis_url:
         env["REDIS_URL"] = redis_url
         _point_app_at_broker(redis_url, {})

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,11 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.worker import BASE_DIR, CeleryEnv, celery_env, celery_worker, wait_until  # noqa: F401
+from tests.parallel import SCREENSHOTS
+from tests.worker import CeleryEnv, celery_env, celery_worker, wait_until  # noqa: F401
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-# Anyone can look at what the last run saw; var/ is ignored by git.
-SCREENSHOTS = BASE_DIR / "var" / "screenshots"
 # As the machine's own probe starts it: no sandbox as root, and no background
 # connections to Google's hosts, which this closed network refuses.
 CHROMIUM_ARGS = [
@@ -51,10 +49,10 @@ def _missing() -> str | None:
 
 @pytest.fixture(scope="session")
 def screenshots() -> Path:
-    """Emptied once per run, so the folder shows what this run saw."""
-    if SCREENSHOTS.exists():
-        shutil.rmtree(SCREENSHOTS)
-    SCREENSHOTS.mkdir(parents=True)
+    """The run's one folder (var/screenshots), emptied by the process that
+    started the run before any xdist worker wrote to it (tests/parallel.py):
+    it shows what this run saw, every worker's pages together."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
 
 

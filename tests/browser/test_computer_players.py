@@ -54,8 +54,12 @@ def a_move(player: Player, kind: str) -> Move:
     if kind == "push":
         return Move(0, "push " + decide.locator("input[name=target]").first.get_attribute("value"), "")
     if kind == "remove":
-        colours = sorted({name.removeprefix("slot_") for name in decide.locator("input[name^=slot_]").evaluate_all(
-            "inputs => inputs.map(i => i.name)")})
+        # In the order the page lists the displays (the game's seat order),
+        # which is the order the confirmation names them in. Sorted by
+        # colour, the expected "Done: ..." differed whenever the removal came
+        # among the clicked decisions, which the computers' play decides.
+        names = decide.locator("input[name^=slot_]").evaluate_all("inputs => inputs.map(i => i.name)")
+        colours = list(dict.fromkeys(name.removeprefix("slot_") for name in names))
         return Move(0, "remove " + " ".join(f"{colour}:1" for colour in colours), "")
     return Move(0, kind, "")
 

@@ -197,6 +197,7 @@ def play_out(players: int, seed: int):
 EXAMPLES = {3: 12, 4: 8, 5: 6, 6: 5}
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("players", sorted(EXAMPLES))
 def test_random_games_keep_every_invariant_and_replay_exactly(players):
     @settings(

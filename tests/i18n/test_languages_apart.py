@@ -283,6 +283,7 @@ def _german(english: str) -> str:
         return gettext(english)
 
 
+@pytest.mark.heavy
 def test_the_german_seat_reads_no_english_sentence_and_the_english_seats_no_german_one():
     rng = random.Random(12)
     table = _seated_table()

@@ -61,6 +61,7 @@ def _webhook(client: Client, raw: str, number: int) -> int:
     return response.status_code
 
 
+@pytest.mark.heavy
 @override_settings(ANYMAIL=ANYMAIL_TEST_SETTINGS)
 def test_a_thousand_hostile_replies_raise_nothing_lose_nothing_and_answer_at_most_once(record_property):
     games = [started_game() for _ in range(3)]

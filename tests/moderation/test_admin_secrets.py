@@ -79,6 +79,7 @@ def test_the_admin_lists_shows_searches_and_filters_on_no_secret_column(rf, supe
             assert not games_admin.touches_secret(model, name.lstrip("^=@")), (model, name)
 
 
+@pytest.mark.heavy
 def test_a_filter_on_any_secret_column_is_refused_and_answers_alike(admin_client, game):
     seat = Seat.objects.filter(game=game).first()
     right = {

@@ -140,6 +140,7 @@ def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.mark.heavy
 def test_ten_thousand_hostile_posts_give_no_server_error_and_change_only_what_they_may(fast_passwords):
     rng = random.Random(SEED)
     games = [inviting_game(accepted=1), game_at_roll(), started_game(players=3)]

@@ -75,6 +75,7 @@ def decide(client, path, rng):
     return True
 
 
+@pytest.mark.heavy
 def test_a_four_player_game_plays_from_the_new_game_form_to_the_final_standings(client):
     rng = random.Random(4)
     links = create_game(client)

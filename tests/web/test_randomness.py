@@ -193,6 +193,7 @@ def test_the_seed_commitment_is_on_every_page_and_in_the_invitations_from_the_st
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.heavy
 def test_the_seed_stays_secret_until_the_end_and_then_every_outcome_can_be_checked(client, fixed_seed):
     rng = random.Random(3)
     game = started_game(3)

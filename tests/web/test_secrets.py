@@ -340,6 +340,7 @@ def test_the_marker_deck_plays_like_the_classic_deck_with_a_distinct_code_per_ca
     assert [MARKERS.rank_of(c) for c in range(40)] == sorted(MARKERS.rank_of(c) for c in range(40))
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(
     "players, stop, expected",
     [

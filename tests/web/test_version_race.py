@@ -262,6 +262,7 @@ def test_a_deadline_and_a_players_decision_racing_on_postgresql_apply_exactly_on
 # ---- any database (SQLite: a file, IMMEDIATE transactions) -----------------
 
 
+@pytest.mark.heavy
 @pytest.mark.django_db(transaction=True)
 def test_a_deadline_and_a_players_post_racing_apply_exactly_one_and_the_loser_is_told(tmp_path):
     rng = random.Random(7)

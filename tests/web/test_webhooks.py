@@ -271,6 +271,7 @@ def test_a_seat_webhook_says_it_is_your_turn_with_the_decision_the_deadline_and_
     assert not WebhookDelivery.objects.exclude(body="").exists()
 
 
+@pytest.mark.heavy
 @pytest.mark.django_db(transaction=True)
 def test_a_table_webhook_tells_every_race_and_the_end_and_no_delivery_holds_a_link_or_a_hidden_card(
     receiver, settings, markers  # noqa: F811 - the fixture

@@ -1,0 +1,20 @@
+"""The settings a test's Celery worker (tests/worker.py) runs with: the
+site's own, with one difference, in how soon it notices a task.
+
+kombu's filesystem transport lists the queue folder once a second while it
+is empty, so every task the test hands a worker waited up to a second
+before it ran, and a test that plays a game through the worker (a task for
+each computer player's turn, each email, each webhook delivery) spent
+minutes doing nothing. A tenth of a second keeps what the tests check (the
+worker still takes whole messages from the same folders, one at a time) and
+costs an idle worker ten folder listings a second. Redis hands a waiting
+worker its task at once, so its options are left alone.
+"""
+
+from versailles_site.settings import *  # noqa: F403
+from versailles_site.settings import CELERY_BROKER_URL
+
+if CELERY_BROKER_URL == "filesystem://":
+    from versailles_site.settings import CELERY_BROKER_TRANSPORT_OPTIONS
+
+    CELERY_BROKER_TRANSPORT_OPTIONS = {**CELERY_BROKER_TRANSPORT_OPTIONS, "polling_interval": 0.1}
