@@ -55,7 +55,6 @@ def redis_limits(settings):
     url = os.environ.get("REDIS_URL", "").strip()
     if not url:
         pytest.skip("REDIS_URL is not set: the limits' round trip to Redis is tested against services")
-    settings.REDIS_URL = url
     # A prefix of its own: nothing another test or process counts is touched.
     settings.CACHES = {
         **settings.CACHES,

@@ -17,6 +17,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django_redis import get_redis_connection
 
+# The cache backend whose Redis connection the counters may use directly.
+REDIS_CACHE = "django_redis.cache.RedisCache"
+
 
 @dataclass(frozen=True)
 class Limit:
@@ -98,7 +101,7 @@ def limits_counted(checks: list[tuple[Limit, str]]) -> int | None:
     Redis for every limit together. Each request is counted, a refused one
     too; the windows are fixed, so waiting one out still always works."""
     keyed = _windows(checks)
-    if settings.REDIS_URL:
+    if settings.CACHES["default"]["BACKEND"] == REDIS_CACHE:
         counts = _added_in_one_round_trip([(key, int(left) + 60) for _, key, left in keyed])
     else:
         counts = [_add_one(key, int(left) + 60) for _, key, left in keyed]

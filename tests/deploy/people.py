@@ -137,21 +137,23 @@ class Mailboxes:
         return wait_until(found, timeout=MAIL_TIMEOUT, what=f"a mail with a seat link to {to}", every=0.2)
 
 
-def act_forms(html: str) -> list[Form]:
-    return [form for form in forms_of(html) if form.action.endswith("/act")]
+def act_forms(html: str, url: str) -> list[Form]:
+    """The decision forms of the page read at ``url`` (their actions are
+    relative to it)."""
+    return [form for form in forms_of(html, url) if form.action.endswith("/act")]
 
 
-def versions_shown(html: str) -> list[int]:
+def versions_shown(html: str, url: str) -> list[int]:
     """The decision version in every decision form of a page."""
-    return [int(form.values()["version"]) for form in act_forms(html)]
+    return [int(form.values()["version"]) for form in act_forms(html, url)]
 
 
-def decision_filled_in(html: str, rng) -> tuple[str, dict]:
+def decision_filled_in(html: str, url: str, rng) -> tuple[str, dict]:
     """Where a person posts and what, from the decision forms of their page:
     in an auction a bid of the least allowed (a third of the time, while it
     is affordable) or a pass; otherwise any choice of each set of radio
     buttons."""
-    forms = act_forms(html)
+    forms = act_forms(html, url)
     bid = next((form for form in forms if form.values().get("action") == "bid"), None)
     if bid is not None:
         low, high = (int(n) for n in re.search(r'name="amount"[^>]*min="(\d+)"[^>]*max="(\d+)"', html).groups())
@@ -226,7 +228,7 @@ class Table:
         for person in self.people:
             page = person.visitor.get(stack, person.link)
             assert page.status == 200, page.text[:2000]
-            shown = versions_shown(page.text)
+            shown = versions_shown(page.text, person.link)
             assert all(version >= self.committed for version in shown), (
                 f"stack {stack.name} showed {self.label}'s seat {person.position} the decision of version "
                 f"{min(shown)} after version {self.committed} was committed"

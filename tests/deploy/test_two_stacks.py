@@ -181,7 +181,7 @@ class Play:
         or to both stacks at once; the stack that applied it is returned.
         Right after, the other stack shows the mover's page: with the
         confirmation, and no decision older than the one just committed."""
-        action, fields = decision_filled_in(page.text, rng)
+        action, fields = decision_filled_in(page.text, mover.link, rng)
         if to_both:
             answers = both_at_once(*[lambda s=s: mover.visitor.post(s, action, fields) for s in self.stacks])
             # One applies it; the other finds the decision made (the stale page).
@@ -199,7 +199,7 @@ class Play:
         # Sent twice, the confirmation may be gone: the stale page, answered
         # last, used the messages and cleared them, as it would in a browser.
         assert to_both or "Done:" in shown.text, shown.text[:2000]
-        assert all(version >= table.committed for version in versions_shown(shown.text)), (
+        assert all(version >= table.committed for version in versions_shown(shown.text, applied.location)), (
             f"stack {reader.name} showed a decision older than version {table.committed}, "
             f"which {applied.stack} committed"
         )
@@ -239,7 +239,7 @@ class Play:
         runs to its end in the workers, computer players and orders alone."""
         host = table.people[0]
         page = host.visitor.get(self.stacks[0], host.link)
-        (form,) = [form for form in forms_of(page.text) if form.action.endswith("/orders")]
+        (form,) = [form for form in forms_of(page.text, host.link) if form.action.endswith("/orders")]
         fields = form.values() | {
             "auto_roll": "on",
             "bid_limit": "6",
