@@ -354,3 +354,10 @@ def event_told(event: Event) -> bool:
     """Whether ``describe`` has a sentence for this event (secret draws and
     bare roll requests have none)."""
     return bool(describe(event))
+
+
+def movement_words(start: int, end: int, status: str) -> str:
+    """"forward 3 to space 7", "back 2 — into the shell pond": a move from
+    ``start`` to ``end`` that leaves the chair ``status``, as a roll's
+    sentence words it."""
+    return _movement({"from": start, "to": end, "status": status})

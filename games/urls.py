@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 
-from games.web import api, api_tokens, chat_hooks, dev, home, moderation, public, seat, seat_page
+from games.web import api, api_tokens, chat_hooks, dev, home, moderation, public, seat, seat_page, seat_settings
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -11,6 +11,8 @@ urlpatterns = [
     path("rules/", public.rules, name="rules"),
     path("new/sent/", public.game_created, name="game_created"),
     path("s/<str:token>/", seat_page.seat_page, name="seat"),
+    path("s/<str:token>/settings", seat_settings.seat_settings_page, name="seat_settings"),
+    path("s/<str:token>/history", seat_settings.seat_history_page, name="seat_history"),
     path("s/<str:token>/accept", seat.seat_accept_view, name="seat_accept"),
     path("s/<str:token>/act", seat.seat_act, name="seat_act"),
     path("s/<str:token>/arrange", seat.seat_arrange, name="seat_arrange"),

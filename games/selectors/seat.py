@@ -19,8 +19,12 @@ from games.services.links import TOKEN_MAX, seat_by_token, seat_by_unsubscribe_t
 from games.services.seats import game_seats
 from games.services.timing import absence_days_left
 
-# The game pages show this many of the newest entries of the history.
+from .decision import decision_context
+
+# The game pages show this many of the newest entries of the history; the
+# seat page only the latest few, with a link to its whole history page.
 HISTORY_LIMIT = 40
+SEAT_HISTORY_LIMIT = 5
 
 
 def _state(game: Game) -> engine.State:
@@ -46,11 +50,12 @@ def _observed(game: Game, seat: Seat | None) -> engine.Observation:
     return engine.observe(_state(game), None if seat is None else seat.position)
 
 
-def history(game: Game, names: dict | None = None, *, moderated: bool = True) -> list[dict]:
-    """The newest HISTORY_LIMIT entries, told oldest first like a story: each a
-    time and the sentences of one action or moderator's step. ``moderated``
-    False: the caller knows no moderator stepped in."""
-    limit = HISTORY_LIMIT
+def history(
+    game: Game, names: dict | None = None, *, moderated: bool = True, limit: int | None = HISTORY_LIMIT
+) -> list[dict]:
+    """The newest ``limit`` entries (None: all), told oldest first like a
+    story: each a time and the sentences of one action or moderator's step.
+    ``moderated`` False: the caller knows no moderator stepped in."""
     entries = list(_logged(game, names, limit))
     moderation = (
         list(ModerationEntry.objects.filter(game_id=game.pk).order_by("-created_at")[:limit]) if moderated else []
@@ -75,7 +80,7 @@ def history(game: Game, names: dict | None = None, *, moderated: bool = True) ->
     return entries[:limit][::-1]
 
 
-def _logged(game: Game, names: dict | None, limit: int) -> list[dict]:
+def _logged(game: Game, names: dict | None, limit: int | None) -> list[dict]:
     """The history's entries from the action log, newest first, told in the
     active language. Rolls asked for and secret draws tell nothing; counted,
     they would crowd out entries that do."""
@@ -260,7 +265,7 @@ def game_context(game: Game, seat: Seat | None, seats: list[Seat], *, moderated:
     }
 
 
-def public_sections(game: Game, names: dict, *, moderated: bool = True) -> dict:
+def public_sections(game: Game, names: dict, *, moderated: bool = True, history_limit: int = HISTORY_LIMIT) -> dict:
     """What the board, the players' table, the races run and the history are
     made from: from the spectator's view, whoever asks, so they hold no one's
     secret and every viewer of the game may share them. The drawing and the
@@ -272,8 +277,8 @@ def public_sections(game: Game, names: dict, *, moderated: bool = True) -> dict:
         "board_svg": functools.cache(
             lambda: board_svg(observation, engine.Ruleset.from_json(game.ruleset), names)
         ),
-        "history": functools.cache(lambda: history(game, names=names, moderated=moderated)),
-        "history_limit": HISTORY_LIMIT,
+        "history": functools.cache(lambda: history(game, names=names, moderated=moderated, limit=history_limit)),
+        "history_limit": history_limit,
     }
 
 
@@ -289,17 +294,35 @@ def seat_page(seat: Seat, since: int | None = None, *, moderated: bool = True) -
         context["invitees"] = invitees(seats, seat)
         return context
     context.update(game_context(game, seat, seats, moderated=moderated))
-    context.update(public_sections(game, context["names"], moderated=moderated))
+    context.update(public_sections(game, context["names"], moderated=moderated, history_limit=SEAT_HISTORY_LIMIT))
+    if context["my_turn"] and seat.colour:
+        context.update(decision_context(game.ruleset, context["observation"], seat.colour))
     context["since_email"] = since_email(seat, since)
     if context["can_arrange"]:
         context["arrange_codes"] = arrange_codes(context["observation"], seat)
+    return context
+
+
+def seat_settings(seat: Seat) -> dict:
+    """What the seat's settings page shows: the ``*_initial`` and flags say
+    which of its forms it has (standing orders only while the game runs;
+    absence, help and apps while it runs or is paused)."""
+    game = seat.game
     running = game.status == Game.Status.RUNNING
+    context: dict = {"seat": seat, "game": game, "page_seconds": 0}
     context["orders_initial"] = _orders_initial(seat) if running else None
     context["player_tools"] = running or game.status == Game.Status.PAUSED
     if context["player_tools"]:
         # A seat that never declared an absence has all its days: no query.
         context["absence_days_left"] = absence_days_left(seat) if seat.away_until else game.absence_allowance_days
     return context
+
+
+def whole_history(seat: Seat) -> dict:
+    """Everything that happened in the seat's game, oldest first."""
+    game = seat.game
+    names = {s.colour: s.name for s in game_seats(game)}
+    return {"seat": seat, "game": game, "names": names, "history": history(game, names=names, limit=None)}
 
 
 def arrange_codes(observation: engine.Observation | dict | None, seat: Seat) -> list[str]:

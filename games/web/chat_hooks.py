@@ -32,7 +32,7 @@ def seat_section(seat) -> dict:
 
 
 def _back(token: str):
-    return redirect(reverse("seat", args=[token]) + "#webhooks")
+    return redirect(reverse("seat_settings", args=[token]) + "#webhooks")
 
 
 def _form_problem(form: WebhookForm) -> str:

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from games.narrate import describe_notation
 from games.selectors import seat as seat_reads
+from games.selectors.decision import roll_told
 from games.selectors.public import game_json
 from games.services.absence import absence_declare, help_request_create, link_opened, seat_take_back
 from games.services.decisions import arrange_submit, decision_submit
@@ -38,22 +39,24 @@ def form_posted(
     invalid: str,
     done: str,
     refused: str | None = None,
+    back: str = "seat_settings",
 ):
-    """One form posted from the seat page: if it is filled in correctly,
-    ``change(cleaned_data)`` (one service call); then back to the page,
-    which says ``done``, or why nothing was changed: ``invalid`` for a form
+    """One form posted from a seat's page: if it is filled in correctly,
+    ``change(cleaned_data)`` (one service call); then back to the page it
+    came from (``back``, a URL name: the settings page unless said), which
+    says ``done``, or why nothing was changed: ``invalid`` for a form
     filled in wrongly, the service's reason (in ``refused``, with
     %(reason)s) when it refuses."""
     if not form.is_valid():
         messages.error(request, invalid)
-        return redirect("seat", token=token)
+        return redirect(back, token=token)
     try:
         change(form.cleaned_data)
     except ServiceError as error:
         messages.error(request, (refused or _("Nothing was changed: %(reason)s")) % {"reason": error.message})
     else:
         messages.success(request, done)
-    return redirect("seat", token=token)
+    return redirect(back, token=token)
 
 
 @require_POST
@@ -109,10 +112,10 @@ def seat_act(request, seat, token):
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect("seat", token=token)
-    messages.success(
-        request,
-        _("Done: %(decision)s.") % {"decision": describe_notation(text, lambda: seat_reads.seat_names(decided))},
-    )
+    # A roll is answered with the die and where it took the chair.
+    told = roll_told(game.pk, seat.colour, form.cleaned_data["version"]) if text == "roll" else None
+    decision = told or describe_notation(text, lambda: seat_reads.seat_names(decided))
+    messages.success(request, _("Done: %(decision)s.") % {"decision": decision})
     return redirect("seat", token=token)
 
 
@@ -194,12 +197,12 @@ def seat_language(request, seat, token):
     form = LanguageForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose one of the languages offered. Nothing was changed."))
-        return redirect("seat", token=token)
+        return redirect("seat_settings", token=token)
     language_set(seat=seat, language=form.cleaned_data["language"])
     # The confirmation is the first thing said in the new language.
     with translation.override(form.cleaned_data["language"]):
         messages.success(request, _("Your language is saved: your pages and emails are now in it."))
-    return redirect("seat", token=token)
+    return redirect("seat_settings", token=token)
 
 
 @require_POST
@@ -216,6 +219,7 @@ def seat_arrange(request, seat, token):
         lambda data: arrange_submit(seat=seat, codes=form.codes()),
         invalid=_("Choose a bearer for every slot. Nothing was changed."),
         done=_("Your team is arranged."),
+        back="seat",
     )
 
 

@@ -21,13 +21,12 @@ from django.views.decorators.http import require_safe
 from games.selectors import seat as seat_reads
 from games.selectors.game_page import PAGE_SECONDS, PageRows, page_rows, seat_page_rows
 
-from . import chat_hooks
 from .decorators import number_in_query, private, with_seat
-from .forms import AbsenceForm, AcceptForm, ArrangeForm, EmailModeForm, HelpForm, LanguageForm, OrdersForm
+from .forms import AcceptForm, ArrangeForm
 
 # Every form of the page opens with its id (seat/_*.html), which the CSRF
 # tokens outside the cached HTML name.
-_FORM_ID = re.compile(r'<form [^>]*\bid="([\w-]+)"')
+FORM_ID = re.compile(r'<form [^>]*\bid="([\w-]+)"')
 
 
 @require_safe
@@ -87,29 +86,11 @@ def _page(seat, since: int | None, *, moderated: bool, shared_key: str) -> dict:
     Made without the request, so nothing of one request can be kept."""
     context = seat_reads.seat_page(seat, since=since, moderated=moderated)
     context.update(page_seconds=PAGE_SECONDS, shared_key=shared_key)
-    context.update(seat_forms(seat, context))
-    context.update(chat_hooks.seat_section(seat))
+    if context["can_arrange"]:
+        context["arrange_form"] = ArrangeForm(codes=context["arrange_codes"])
     body = render_to_string("seat/_page.html", context)
     title = _("Your move") + " · Galopp Royal" if context["my_turn"] else "Galopp Royal"
-    return {"title": title, "body": body, "form_ids": _FORM_ID.findall(body)}
-
-
-def seat_forms(seat, page: dict) -> dict:
-    """The forms of the page, as its context (``seat_reads.seat_page``) says
-    it has them: standing orders, emails, language, absence, help and the
-    team's arrangement."""
-    forms = {
-        "emails_stopped": seat.emails_stopped,
-        "email_form": EmailModeForm(initial={"email_mode": seat.email_mode}),
-        "language_form": LanguageForm(initial={"language": seat.language}),
-    }
-    if page["orders_initial"] is not None:
-        forms["orders_form"] = OrdersForm(initial=page["orders_initial"])
-    if page["player_tools"]:
-        forms.update(absence_form=AbsenceForm(), help_form=HelpForm())
-    if page["can_arrange"]:
-        forms["arrange_form"] = ArrangeForm(codes=page["arrange_codes"])
-    return forms
+    return {"title": title, "body": body, "form_ids": FORM_ID.findall(body)}
 
 
 def inviting_page(request, seat, token, *, accept_form=None, status=200):
