@@ -11,7 +11,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.models import ActionRecord
+from games.models import ActionRecord, Game
 from games.narrate import bearer_name, card_name, movement_words
 
 
@@ -115,16 +115,22 @@ def decision_context(ruleset_json: dict, observation: dict, colour: str) -> dict
     return {}
 
 
-def roll_told(game_id: int, colour: str, after_version: int) -> str | None:
+def roll_told(game: Game, colour: str, after_version: int) -> str | None:
     """What the die did for ``colour``'s roll made at decision version
     ``after_version``: "you rolled 3: the Devil carries you forward 2 to
-    space 6", for the answer to the click. None if no die fell for it."""
-    records = (
-        ActionRecord.objects.filter(game_id=game_id, seq__gt=after_version, actor=ActionRecord.Actor.CHANCE)
-        .order_by("seq")
-        .only("events")[:3]
-    )
+    space 6", for the answer to the click. None if no die fell for it. Read
+    from the records the decision just made when the game carries them (no
+    query), else from the log."""
+    records = getattr(game, "records_made", None)
+    if records is None:
+        records = list(
+            ActionRecord.objects.filter(game_id=game.pk, seq__gt=after_version, actor=ActionRecord.Actor.CHANCE)
+            .order_by("seq")
+            .only("seq", "actor", "events")[:3]
+        )
     for record in records:
+        if record.seq <= after_version or record.actor != ActionRecord.Actor.CHANCE:
+            continue
         for event in record.events:
             if event.get("type") == "roll" and event.get("colour") == colour:
                 return _("you rolled %(face)d: %(bearer)s carries you %(movement)s") % {

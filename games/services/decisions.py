@@ -173,6 +173,9 @@ def _decide(
     state, version = _apply_orders(game, state, seats, version, records)
     state_commit(game, seen, state, records, version, decision_changed=True, seats=seats)
     notices_after_decision(game, state, seats, records)
+    # What was logged, for the answer to the click (the die a roll showed)
+    # without reading the log again.
+    game.records_made = records  # type: ignore[attr-defined]  # on this object only, not a field
     if computer_turn:
         _computer_turn_enqueue(game, state, seats)
     return game

@@ -113,7 +113,7 @@ def seat_act(request, seat, token):
         messages.error(request, " ".join(error.messages))
         return redirect("seat", token=token)
     # A roll is answered with the die and where it took the chair.
-    told = roll_told(game.pk, seat.colour, form.cleaned_data["version"]) if text == "roll" else None
+    told = roll_told(decided, seat.colour, form.cleaned_data["version"]) if text == "roll" else None
     decision = told or describe_notation(text, lambda: seat_reads.seat_names(decided))
     messages.success(request, _("Done: %(decision)s.") % {"decision": decision})
     return redirect("seat", token=token)

@@ -35,10 +35,11 @@ def test_a_seat_switched_to_german_reads_its_page_in_german_whatever_the_browser
     assert response.status_code == 200
     page = response.content.decode()
     assert '<html lang="de">' in page
-    assert german("What happened") in page
+    assert german("Standing orders") in page  # back on the settings page the form was on
     assert german("Your language is saved: your pages and emails are now in it.") in page
     assert response["Content-Language"] == "de"
     assert Seat.objects.get(game=game, position=position).language == "de"
+    assert german("What happened") in browser.get(link).content.decode()
 
 
 def test_an_unknown_language_changes_nothing_and_says_why():

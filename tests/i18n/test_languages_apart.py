@@ -249,8 +249,9 @@ def _play_on_the_pages(table: Table, rng: random.Random, decisions: int) -> None
 
 def _standing_orders_for_everyone(table: Table) -> None:
     for player in table.players:
-        markup = table.seat_page(player, player.link, "page with the orders form")
-        (form,) = [form for form in forms_of(markup, path_of(player.link)) if form.action.endswith("/orders")]
+        settings = player.link + "settings"
+        markup = table.seat_page(player, settings, "settings page with the orders form")
+        (form,) = [form for form in forms_of(markup, path_of(settings)) if form.action.endswith("/orders")]
         table.seat_post(player, form.action, form.values() | STANDING_ORDERS, "standing orders saved")
 
 

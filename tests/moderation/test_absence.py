@@ -114,11 +114,11 @@ def test_an_absence_is_shown_to_everyone_and_the_allowance_shrinks(mod_client, t
     game = started_game(4)
     position = mover(game)
     name = seat_at(game, position).name
-    page = text_of(mod_client.get(f"/s/{tokens(game)[position]}/"))
+    page = text_of(mod_client.get(f"/s/{tokens(game)[position]}/settings"))
     assert "You have 7 days of absence left in this game." in page
 
     declare(mod_client, game, position, days=3, mode="extend")
-    page = text_of(mod_client.get(f"/s/{tokens(game)[position]}/"))
+    page = text_of(mod_client.get(f"/s/{tokens(game)[position]}/settings"))
     assert "You have 4 days of absence left in this game." in page
     for other in {0, 1, 2, 3} - {position}:
         other_page = text_of(mod_client.get(f"/s/{tokens(game)[other]}/"))
@@ -128,7 +128,9 @@ def test_an_absence_is_shown_to_everyone_and_the_allowance_shrinks(mod_client, t
         # Only the absent seat's row says so.
         row = other_page[other_page.index(name, other_page.index("<h2>Players</h2>")):]
         assert row.index("away until") < row.index("</tr>")
-        assert "You have 7 days of absence left in this game." in other_page
+        assert "You have 7 days of absence left in this game." in text_of(
+            mod_client.get(f"/s/{tokens(game)[other]}/settings")
+        )
     assert re.search(r"away until (Mon 26|Tue 27) Oct", text_of(mod_client.get(f"/g/{game.public_id}/")))
 
     # More than is left is refused, and nothing is stored.
@@ -137,7 +139,7 @@ def test_an_absence_is_shown_to_everyone_and_the_allowance_shrinks(mod_client, t
     assert Absence.objects.count() == 1
     # The rest of it may be used.
     declare(mod_client, game, position, first_day="2026-10-28", days=4)
-    page = text_of(mod_client.get(f"/s/{tokens(game)[position]}/"))
+    page = text_of(mod_client.get(f"/s/{tokens(game)[position]}/settings"))
     assert "You have 0 days of absence left in this game." in page
     assert f'action="/s/{tokens(game)[position]}/absence"' not in page
     response = declare(mod_client, game, position, first_day="2026-11-10", days=1)
@@ -148,12 +150,12 @@ def test_an_absence_is_shown_to_everyone_and_the_allowance_shrinks(mod_client, t
 def test_the_allowance_is_a_game_setting(mod_client, traveller):
     game = started_game(4)
     Game.objects.filter(pk=game.pk).update(absence_allowance_days=2)
-    page = text_of(mod_client.get(f"/s/{tokens(game)[1]}/"))
+    page = text_of(mod_client.get(f"/s/{tokens(game)[1]}/settings"))
     assert "You have 2 days of absence left in this game." in page
     response = declare(mod_client, game, 1, days=3)
     assert "Nothing was changed: You have 2 days of absence left in this game." in text_of(response)
     declare(mod_client, game, 1, days=2)
-    assert "You have 0 days of absence left" in text_of(mod_client.get(f"/s/{tokens(game)[1]}/"))
+    assert "You have 0 days of absence left" in text_of(mod_client.get(f"/s/{tokens(game)[1]}/settings"))
 
 
 def test_an_absence_cannot_start_in_the_past_or_have_no_mode(mod_client, traveller):

@@ -1,4 +1,4 @@
-"""What players do from their seat page: ask a moderator; and the "seen"
+"""What players do from their seat's settings page: ask a moderator; and the "seen"
 beacon that tells moderators a link was opened in a browser."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from .helpers import named, text_of
 pytestmark = pytest.mark.django_db
 
 
-def test_ask_a_moderator_from_the_seat_page_reaches_the_dashboard(mod_client, game):
+def test_ask_a_moderator_from_the_settings_page_reaches_the_dashboard(mod_client, game):
     token = tokens(game)[2]
-    page = mod_client.get(f"/s/{token}/")
+    page = mod_client.get(f"/s/{token}/settings")
     assert "Ask a moderator" in text_of(page)
     (form,) = [f for f in forms_of(page) if f.action == f"/s/{token}/help"]
     assert form.method == "post"

@@ -41,6 +41,13 @@ def page(client: Client, token: str, **params) -> str:
     return without_csrf(response.content.decode())
 
 
+def settings_page(client: Client, token: str) -> str:
+    """The seat's settings page (standing orders, emails...), without its CSRF token."""
+    response = client.get(f"/s/{token}/settings")
+    assert response.status_code == 200
+    return without_csrf(response.content.decode())
+
+
 def cached_html() -> list[str]:
     """Every piece of HTML the pages' cache was given (tests/recording_cache.py)."""
     written = caches["pages"].written.values()
@@ -97,9 +104,19 @@ def test_the_cache_never_holds_a_link_or_a_csrf_token(game):
         for token in links.values():
             assert token not in text
         assert csrf not in text and "csrfmiddlewaretoken" not in text
-    # The page's forms post next to it, each with this browser's token.
-    assert 'action="orders" id="form-orders"' in html
-    assert 'form="form-orders" name="csrfmiddlewaretoken"' in html
+    # The page's forms post next to it, each with this browser's token; so
+    # do those of the settings page, one link away.
+    mover = client.get(f"/s/{links[engine.to_move(load_state(game))]}/").content.decode()
+    assert 'action="act" id="form-bid"' in mover
+    assert 'form="form-bid" name="csrfmiddlewaretoken"' in mover
+    assert 'href="settings"' in html
+    settings = client.get(f"/s/{links[0]}/settings").content.decode()
+    assert 'action="orders" id="form-orders"' in settings
+    assert 'form="form-orders" name="csrfmiddlewaretoken"' in settings
+    for text in cached_html():
+        for token in links.values():
+            assert token not in text
+        assert "csrfmiddlewaretoken" not in text
 
 
 def test_forms_of_a_cached_page_post_with_the_csrf_check_on(game):
@@ -178,13 +195,15 @@ def test_a_change_without_a_decision_shows_on_the_next_view(game, change):
     links = tokens(game)
     viewer, changed = links[0], seat_at(game, 1)
     if change in (_orders, _emails_stop, _german):
-        changed = seat_at(game, 0)  # shown on the seat's own page only
+        changed = seat_at(game, 0)  # shown on the seat's own pages only
+    # Standing orders and emails are set, and shown, on the settings page.
+    look = settings_page if change in (_orders, _emails_stop) else page
     client = Client()
-    before = page(client, viewer)
+    before = look(client, viewer)
     version = game.version
     change(changed)
     game.refresh_from_db()
-    after = page(client, viewer)
+    after = look(client, viewer)
     assert after != before
     assert game.version == version or change is _on_autopilot
 

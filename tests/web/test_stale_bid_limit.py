@@ -1,5 +1,5 @@
-"""A bid limit set "for this auction only" ends with that auction: the seat
-page stops showing it and saving the orders form does not bring it back."""
+"""A bid limit set "for this auction only" ends with that auction: the seat's
+settings page stops showing it and saving the orders form does not bring it back."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _orders_form(client: Client, token: str):
-    page = client.get(f"/s/{token}/")
+    page = client.get(f"/s/{token}/settings")
     assert page.status_code == 200
     (form,) = [f for f in forms_of(page) if f.action.endswith("/orders")]
     return form

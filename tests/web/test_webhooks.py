@@ -1,4 +1,4 @@
-"""Chat webhooks on the seat page: added and removed by their owner (the
+"""Chat webhooks on the seat's settings page (one link from the seat page): added and removed by their owner (the
 table's by the host only), refused addresses changing nothing, the cached
 page showing each change, and what the deliveries say (and never say)."""
 
@@ -28,7 +28,8 @@ PUBLIC = "https://1.1.1.1/api/webhooks/123/s3cr3t-path"
 
 
 def page(client: Client, token: str) -> str:
-    response = client.get(f"/s/{token}/")
+    """The seat's settings page, where its webhooks are listed and added."""
+    response = client.get(f"/s/{token}/settings")
     assert response.status_code == 200
     return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", response.content.decode())
 
@@ -44,7 +45,7 @@ def add(client: Client, token: str, **data) -> str:
 
 
 @pytest.mark.django_db
-def test_a_player_adds_a_webhook_for_their_seat_sees_its_secret_and_removes_it_from_the_seat_page():
+def test_a_player_adds_a_webhook_for_their_seat_sees_its_secret_and_removes_it_from_the_settings_page():
     game = started_game(3)
     token = tokens(game)[1]
     client = Client()
@@ -59,7 +60,7 @@ def test_a_player_adds_a_webhook_for_their_seat_sees_its_secret_and_removes_it_f
     assert hook.secret in shown and PUBLIC in shown and "X-Versailles-Signature" in shown
     seat_page = page(client, token)
     assert "1.1.1.1" in seat_page
-    # The seat page (cached for everyone's next view) holds neither.
+    # The settings page (whose fragments are cached for other views) holds neither.
     assert hook.secret not in seat_page and "s3cr3t-path" not in seat_page
 
     response = client.post(f"/s/{token}/webhooks/{hook.pk}/remove", follow=True)
@@ -177,7 +178,7 @@ def test_a_form_sent_without_a_kind_or_an_address_says_so_and_changes_nothing():
 
 
 @pytest.mark.django_db
-def test_a_webhook_added_or_removed_shows_on_the_next_view_of_the_cached_page():
+def test_a_webhook_added_or_removed_shows_on_the_next_view_of_the_settings_page():
     game = started_game(3)
     links = tokens(game)
     client = Client()
