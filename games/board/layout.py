@@ -22,6 +22,9 @@ from .colours import CHAIR_OUTLINE, INK, hex_of, label_ink
 MIN_FONT = 12
 SPACE_W, SPACE_H, GAP = 46, 68, 4
 PER_ROW = 7
+# The wide board of a desktop seat page: three rows beside the decision, so
+# it takes no more than a third of the screen's height at a legible scale.
+WIDE_PER_ROW = 14
 MARGIN = 5
 WIDTH = 2 * MARGIN + PER_ROW * SPACE_W + (PER_ROW - 1) * GAP
 TOP = 30
@@ -92,9 +95,12 @@ def shape_points(shape: str, x: float, y: float, r: float) -> list[tuple[float, 
     return []
 
 
-def board_layout(observation: Mapping[str, Any], ruleset: engine.Ruleset, names: Names | None = None) -> Board:
-    """The track as a serpentine of rows, the shell pond in the first two
-    slots beside the spaces behind START, placings and the last move below."""
+def board_layout(
+    observation: Mapping[str, Any], ruleset: engine.Ruleset, names: Names | None = None, per_row: int = PER_ROW
+) -> Board:
+    """The track as a serpentine of rows of ``per_row`` spaces, the shell
+    pond in the first two slots beside the spaces behind START, placings and
+    the last move below."""
     names = names or {}
     low, high = ruleset.lowest_space, max(ruleset.finish_spaces)
     race = observation["race"]
@@ -107,9 +113,9 @@ def board_layout(observation: Mapping[str, Any], ruleset: engine.Ruleset, names:
     shape_of = {c: SHAPES[i % len(SHAPES)] for i, c in enumerate(colours)}
 
     def slot_xy(slot: int) -> tuple[int, int]:
-        row, col = divmod(slot, PER_ROW)
+        row, col = divmod(slot, per_row)
         if row % 2:
-            col = PER_ROW - 1 - col
+            col = per_row - 1 - col
         return MARGIN + col * (SPACE_W + GAP), TOP + row * ROW_PITCH
 
     spaces, where, track = [], {}, []
@@ -131,7 +137,7 @@ def board_layout(observation: Mapping[str, Any], ruleset: engine.Ruleset, names:
                 "prize": "/".join(str(p) for p in prize) if prize else "",
             }
         )
-    rows = (high - low + POND_SLOTS) // PER_ROW + 1
+    rows = (high - low + POND_SLOTS) // per_row + 1
     pond_x, pond_y = slot_xy(0)
     pond = {"x": pond_x, "y": pond_y, "w": POND_SLOTS * SPACE_W + GAP, "h": SPACE_H, "label": _("Shell pond")}
     texts: list[dict[str, Any]] = []
@@ -208,7 +214,7 @@ def board_layout(observation: Mapping[str, Any], ruleset: engine.Ruleset, names:
     )
     texts.insert(0, _text(MARGIN, 18, title, bold=True, size=14))
     return Board(
-        width=WIDTH,
+        width=2 * MARGIN + per_row * SPACE_W + (per_row - 1) * GAP,
         height=y + 4,
         spaces=spaces,
         track=track,

@@ -13,20 +13,23 @@ from games import engine
 from games.narrate import Names, colour_name
 
 from .colours import ACCENT, BOARD_BG, LABEL, LAST_MOVED, POND, POND_LABEL, TRACK_LINE, space_style
-from .layout import CHAIR_R, MIN_FONT, SPACE_H, SPACE_W, board_layout, shape_points
+from .layout import CHAIR_R, MIN_FONT, PER_ROW, SPACE_H, SPACE_W, WIDE_PER_ROW, board_layout, shape_points
 
 
-def board_svg(observation: Mapping[str, Any], ruleset: engine.Ruleset, names: Names | None = None) -> str:
+def board_svg(
+    observation: Mapping[str, Any], ruleset: engine.Ruleset, names: Names | None = None, *, wide: bool = False
+) -> str:
     """The board picture as SVG markup. Built here rather than in a template:
     a few hundred shapes cost Django's template engine most of a page view.
-    No width attribute: CSS scales it to the column (see .board in site.css)."""
-    layout = board_layout(observation, ruleset, names)
+    No width attribute: CSS scales it to the column (see .board in site.css).
+    ``wide``: the three-row board a desktop shows beside the decision."""
+    layout = board_layout(observation, ruleset, names, per_row=WIDE_PER_ROW if wide else PER_ROW)
     aria = "; ".join([layout.title, *layout.aria])
     # Translated outside the f-strings, where makemessages finds them.
     prizes_title = _("Prizes: 1st/2nd/3rd")
     arch_title = _("The arch")
     parts = [
-        f'<svg class="board" viewBox="0 0 {layout.width} {layout.height}" preserveAspectRatio="xMinYMin meet" '
+        f'<svg class="board{" board-wide" if wide else ""}" viewBox="0 0 {layout.width} {layout.height}" preserveAspectRatio="xMinYMin meet" '
         f'role="img" aria-label="{escape(aria)}" xmlns="http://www.w3.org/2000/svg" '
         'font-family="system-ui, sans-serif">',
         f'<rect width="{layout.width}" height="{layout.height}" rx="6" fill="{BOARD_BG}"/>',

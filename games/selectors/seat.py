@@ -277,6 +277,9 @@ def public_sections(game: Game, names: dict, *, moderated: bool = True, history_
         "board_svg": functools.cache(
             lambda: board_svg(observation, engine.Ruleset.from_json(game.ruleset), names)
         ),
+        "board_svg_wide": functools.cache(
+            lambda: board_svg(observation, engine.Ruleset.from_json(game.ruleset), names, wide=True)
+        ),
         "history": functools.cache(lambda: history(game, names=names, moderated=moderated, limit=history_limit)),
         "history_limit": history_limit,
     }

@@ -33,8 +33,9 @@ def shown_secret(response) -> str:
 
 def test_a_token_made_on_the_seat_page_opens_that_seat_in_the_api(client, game):
     link = tokens(game)[1]
-    page = client.get(f"/s/{link}/")
-    assert 'href="api/"' in page.content.decode()  # next to the seat page: /s/<link>/api/
+    assert 'href="settings"' in client.get(f"/s/{link}/").content.decode()
+    page = client.get(f"/s/{link}/settings")
+    assert 'href="api/"' in page.content.decode()  # next to the settings page: /s/<link>/api/
     made = make_token(client, link)
     assert made.status_code == 200 and made["Cache-Control"] == "no-store"
     secret = shown_secret(made)

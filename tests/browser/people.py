@@ -116,6 +116,11 @@ class Player:
         else:
             raise AssertionError(f"no form for {move.text}")
         self._submit(button)
+        if word == "roll":
+            # A roll is answered with the die and where it carried the chair.
+            body = self.page.locator("body").inner_text()
+            assert re.search(r"Done: you rolled \d: .+ carries you (forward|back) \d", body), _short(body)
+            return
         self.expect_text(f"Done: {describe_notation(move.text, self.names)}.")
 
     def arrange(self, codes: list[str]) -> None:
@@ -126,8 +131,16 @@ class Player:
         self._submit(form.get_by_role("button"))
         self.expect_text("Your team is arranged.")
 
-    def set_orders(self, *, bid_limit: int, devil: str) -> None:
+    def open_settings(self):
+        """The seat's settings page, by its link on the seat page."""
         page = self.open()
+        with page.expect_navigation():
+            page.locator("nav.seat-nav a[href=settings]").click()
+        assert page.url.endswith("/settings"), page.url
+        return page
+
+    def set_orders(self, *, bid_limit: int, devil: str) -> None:
+        page = self.open_settings()
         form = page.locator("form#form-orders")
         form.locator("input[name=auto_roll]").check()
         form.locator("input[name=bid_limit]").fill(str(bid_limit))

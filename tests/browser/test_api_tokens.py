@@ -27,6 +27,9 @@ def test_a_player_makes_a_token_on_the_seat_page_uses_it_and_ends_it(site):
     game = started_game(3)
     page = site.page()
     page.goto(f"{site.url}/s/{tokens(game)[1]}/")
+    # On the seat's settings page, one link from the seat page.
+    with page.expect_navigation():
+        page.locator("nav.seat-nav a[href=settings]").click()
     with page.expect_navigation():
         page.get_by_role("link", name="API tokens for this seat").click()
     assert page.locator("h1").inner_text() == "API tokens"

@@ -25,6 +25,9 @@ def test_a_player_adds_a_signed_webhook_and_is_told_of_their_turn(private_webhoo
     game = started_game(3)
     page = site.page()
     page.goto(f"{site.url}/s/{tokens(game)[1]}/")
+    # On the seat's settings page, one link from the seat page.
+    with page.expect_navigation():
+        page.locator("nav.seat-nav a[href=settings]").click()
     page.get_by_label("JSON, signed").check()
     page.get_by_label("Webhook address").fill(receiver.url("/hook"))
     with page.expect_navigation():
@@ -37,7 +40,7 @@ def test_a_player_adds_a_signed_webhook_and_is_told_of_their_turn(private_webhoo
     ).group(1)
     site.screenshot(page, "webhook-page")
     with page.expect_navigation():
-        page.get_by_role("link", name="Back to your seat").click()
+        page.get_by_role("link", name="Back to your seat's settings").click()
     assert "Details and signing secret" in page.locator("#webhooks").inner_text()
 
     # The others play until seat 1 is to decide anew: its webhook is told.

@@ -238,8 +238,9 @@ class Play:
         """The host leaves every decision to standing orders: the game then
         runs to its end in the workers, computer players and orders alone."""
         host = table.people[0]
-        page = host.visitor.get(self.stacks[0], host.link)
-        (form,) = [form for form in forms_of(page.text, host.link) if form.action.endswith("/orders")]
+        settings = host.link + "settings"  # the seat's settings page
+        page = host.visitor.get(self.stacks[0], settings)
+        (form,) = [form for form in forms_of(page.text, settings) if form.action.endswith("/orders")]
         fields = form.values() | {
             "auto_roll": "on",
             "bid_limit": "6",

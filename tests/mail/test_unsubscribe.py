@@ -109,9 +109,9 @@ def test_the_seat_pages_email_form_turns_emails_back_on():
     token = seat_token(seat)
     client = Client()
     client.post(f"/u/{unsubscribe_token(seat)}/")
-    page = client.get(f"/s/{token}/").content.decode()
+    page = client.get(f"/s/{token}/settings").content.decode()
     assert "You unsubscribed" in page
-    (form,) = [f for f in forms_of(page, f"/s/{token}/") if f.action.endswith("/emails")]
+    (form,) = [f for f in forms_of(page, f"/s/{token}/settings") if f.action.endswith("/emails")]
     assert "every" in form.radios()["email_mode"]
     response = client.post(form.action, form.values() | {"email_mode": "every"})
     assert response.status_code == 302
