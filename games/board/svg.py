@@ -29,7 +29,8 @@ def board_svg(
     prizes_title = _("Prizes: 1st/2nd/3rd")
     arch_title = _("The arch")
     parts = [
-        f'<svg class="board{" board-wide" if wide else ""}" viewBox="0 0 {layout.width} {layout.height}" preserveAspectRatio="xMinYMin meet" '
+        f'<svg class="board{" board-wide" if wide else ""}" viewBox="0 0 {layout.width} {layout.height}" '
+        'preserveAspectRatio="xMinYMin meet" '
         f'role="img" aria-label="{escape(aria)}" xmlns="http://www.w3.org/2000/svg" '
         'font-family="system-ui, sans-serif">',
         f'<rect width="{layout.width}" height="{layout.height}" rx="6" fill="{BOARD_BG}"/>',
