@@ -90,6 +90,9 @@ def test_the_decision_and_what_it_is_about_are_in_the_first_screen(site, kind):
                 decide = page.locator("#decide").bounding_box()
                 # Side by side: the board beside the decision, not below it.
                 assert decide is not None and board["x"] > decide["x"] + decide["width"] - 1
+                # A short page: no settings, five lines of history (it was 7,936 px tall).
+                height = page.evaluate("document.documentElement.scrollHeight")
+                assert height < 2600, height
             page.close()
     site.checks.assert_clean()
 
