@@ -3,7 +3,7 @@ import re
 from django.db import migrations, models
 
 
-def number_the_computer_players(apps, schema_editor):
+def number_the_computer_players(apps, schema_editor) -> None:
     """Computer seats seated before the number was stored: their number is
     the one their stored name ends with ("Einfacher Computer 2"), or else
     their place among the game's computer players of the same level."""
