@@ -388,7 +388,8 @@ def test_a_german_seats_decision_email_names_cards_and_computer_players_in_germa
     game, seats = _mixed_table(host_language="en")
 
     def named_card_shown_and_german_to_move(state) -> bool:
-        shown = [card["code"] for player in engine.observe(state, None)["players"] for card in player["display"] if card]
+        players = engine.observe(state, None)["players"]
+        shown = [card["code"] for player in players for card in player["display"] if card]
         return engine.to_move(state) == 1 and any(code in ("goof", "devil") for code in shown)
 
     play_until(game, named_card_shown_and_german_to_move, random.Random(29))

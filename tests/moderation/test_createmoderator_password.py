@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import sys
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -59,8 +60,8 @@ def test_a_missing_or_empty_password_file_is_refused_without_a_traceback(tmp_pat
 
 
 def test_the_readme_gives_the_command_the_way_it_works_without_a_terminal():
-    from pathlib import Path
-
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    lines = [line for line in readme.splitlines() if "manage.py createmoderator" in line and "--password-file -" in line]
+    lines = [
+        line for line in readme.splitlines() if "manage.py createmoderator" in line and "--password-file -" in line
+    ]
     assert lines, "the README shows no way to create a moderator from a script"

@@ -32,7 +32,8 @@ def german_game_with_computers() -> Game:
         host_name="Quarvenik", host_email="host@example.com", other_emails=["guest@example.com"],
         decision_hours=24, ruleset_name="classic", language="de", computers=["simple", "strong"],
     )
-    for seat, colour in zip(Seat.objects.filter(game=game, computer="").order_by("position"), ("red", "yellow")):
+    people = Seat.objects.filter(game=game, computer="").order_by("position")
+    for seat, colour in zip(people, ("red", "yellow"), strict=True):
         seat_accept(seat=seat, colour=colour, display_name=f"Person {seat.position}", time_zone="Europe/Berlin")
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
