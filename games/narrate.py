@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from datetime import UTC, datetime
 from typing import Any
 
+from django.utils import dateformat
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -38,6 +40,14 @@ AUCTION_NAMES = {
 # colour (a seat that has not taken a colour yet is under None).
 Event = Mapping[str, Any]
 Names = Mapping[str | None, str]
+
+
+def moment(value: datetime | None) -> str:
+    """A moment as the moderators' pages write every one of them: one
+    format, in UTC, the zone named ("2026-12-04 15:09 UTC")."""
+    if value is None:
+        return "—"
+    return dateformat.format(value.astimezone(UTC), "Y-m-d H:i") + " UTC"
 
 
 def colour_name(colour: str | None) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.narrate import Names, colour_name
+from games.narrate import Names, card_name, colour_name
 
 
 def board_text(observation: Mapping[str, Any], names: Names) -> str:
@@ -28,7 +28,7 @@ def board_text(observation: Mapping[str, Any], names: Names) -> str:
                 where = _("space %(n)d") % {"n": chair["position"]}
             lines.append(f"  {name(colour)}: {where}")
     for player in observation["players"]:
-        cards = " ".join(card["code"] if card else "-" for card in player["display"]) or _("no team yet")
+        cards = " ".join(card_name(card["code"]) if card else "-" for card in player["display"]) or _("no team yet")
         lines.append(
             _("%(who)s: %(gold)d gold; bearers %(cards)s")
             % {"who": name(player["colour"]), "gold": player["gold"], "cards": cards}
@@ -44,7 +44,6 @@ def board_text(observation: Mapping[str, Any], names: Names) -> str:
             }
         )
         if auction["my_cards"]:
-            lines.append(
-                _("Your secret cards: %(cards)s") % {"cards": " ".join(c["code"] for c in auction["my_cards"])}
-            )
+            secret = " ".join(card_name(c["code"]) for c in auction["my_cards"])
+            lines.append(_("Your secret cards: %(cards)s") % {"cards": secret})
     return "\n".join(lines)

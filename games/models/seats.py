@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -53,6 +55,9 @@ class Seat(models.Model):
     # A computer player sits here (games.players): it is sent no email and
     # decides in a Celery task as soon as it is to move.
     computer = models.CharField(max_length=10, choices=Computer.choices, blank=True, verbose_name=_("computer player"))
+    # "Strong computer 2" is this number with the level, worded in each
+    # reader's language when shown (Seat.name), never stored as text.
+    computer_number = models.PositiveSmallIntegerField(default=0, verbose_name=_("computer player's number"))
     # Autopilot: standing orders decide for this seat at once, and the strong
     # computer player decides the rest.
     autopilot = models.BooleanField(default=False, verbose_name=_("autopilot"))
@@ -78,7 +83,25 @@ class Seat(models.Model):
 
     @property
     def name(self) -> str:
+        """The name every page and email shows, in the language active now:
+        a computer player is named by its level and number, not by the
+        display name stored in the host's language when it was seated."""
+        if self.computer and self.computer_number:
+            return computer_name(self.computer, self.computer_number)
         return self.display_name or self.email.split("@")[0]
+
+
+COMPUTER_NAMES: dict[str, Any] = {
+    Seat.Computer.SIMPLE.value: _("Simple computer %(number)d"),
+    Seat.Computer.STRONG.value: _("Strong computer %(number)d"),
+}
+
+
+def computer_name(level: str, number: int) -> str:
+    pattern = COMPUTER_NAMES.get(level)
+    if pattern is None:
+        return str(level)
+    return str(pattern) % {"number": number}
 
 
 class SeatHolder(models.Model):

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 from games import engine
 from games.board.svg import board_svg
 from games.models import ActionRecord, Game, HelpRequest, ModerationEntry, Notification, Seat, SeatHolder
-from games.narrate import card_name, colour_name, describe, describe_moderation, final_standings
+from games.narrate import card_name, colour_name, describe, describe_moderation, final_standings, moment
 
 from .webhooks import deliveries_for_moderators
 
@@ -79,10 +79,10 @@ def attention(*, query: str = "", status: str = "", limit: int = 200) -> list[di
         if deadline is None:  # never after this filter (the column is nullable)
             continue
         flag(
-            game_id, deadline, _("decision overdue since %(when)s") % {"when": deadline.strftime("%Y-%m-%d %H:%M UTC")}
+            game_id, deadline, _("decision overdue since %(when)s") % {"when": moment(deadline)}
         )
     for seat in Seat.objects.filter(autopilot_reason="missed", game__status__in=ACTIVE).only(
-        "game_id", "colour", "display_name", "email", "missed_deadlines"
+        "game_id", "colour", "display_name", "email", "computer", "computer_number", "missed_deadlines"
     )[:limit]:
         flag(
             seat.game_id,
@@ -91,7 +91,7 @@ def attention(*, query: str = "", status: str = "", limit: int = 200) -> list[di
             % {"who": _who(seat), "n": seat.missed_deadlines},
         )
     for seat in Seat.objects.filter(email_undeliverable=True, game__status__in=ACTIVE).only(
-        "game_id", "colour", "display_name", "email"
+        "game_id", "colour", "display_name", "email", "computer", "computer_number"
     )[:limit]:
         flag(
             seat.game_id, None, _("%(who)s: email undeliverable (%(email)s)") % {"who": _who(seat), "email": seat.email}
@@ -113,7 +113,7 @@ def attention(*, query: str = "", status: str = "", limit: int = 200) -> list[di
     ).values_list("pk", "paused_at")[:limit]:
         if paused_at is None:  # never after this filter (the column is nullable)
             continue
-        flag(game_id, paused_at, _("paused since %(when)s") % {"when": paused_at.strftime("%Y-%m-%d")})
+        flag(game_id, paused_at, _("paused since %(when)s") % {"when": moment(paused_at)})
     for help_request in HelpRequest.objects.filter(handled_at__isnull=True).select_related("seat")[:limit]:
         flag(
             help_request.game_id,

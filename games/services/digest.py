@@ -9,6 +9,7 @@ from games.models import ActionRecord, Seat
 from games.narrate import event_told
 
 from .outbox import notification_queue
+from .seats import seat_names
 
 
 def seat_digest_send(*, seat: Seat) -> int:
@@ -24,7 +25,7 @@ def seat_digest_send(*, seat: Seat) -> int:
         records = list(
             ActionRecord.objects.filter(game=game, created_at__gt=since).order_by("seq").only("events", "seq")
         )
-        names = {s.colour: s.name for s in Seat.objects.filter(game=game)}
+        names = seat_names(Seat.objects.filter(game=game), seat.language)
         # Worded when the email is written, in the seat's language.
         events = [event for record in records for event in record.events if event_told(event)]
         if not events:

@@ -34,6 +34,7 @@ from .errors import ServiceError, StaleDecision
 from .game_state import load_state
 from .links import seat_by_reply_address
 from .outbox import notification_queue
+from .seats import seat_names
 
 log = logging.getLogger(__name__)
 
@@ -195,7 +196,7 @@ def _answer(
     seat = Seat.objects.select_related("game").get(pk=seat.pk)
     context = {"command": command or _("(nothing)"), "reason": reason, "in_reply_to": scan.message_id(stored.raw)}
     if not ok:
-        context.update(_game_now(seat, stale=stale))
+        context.update(_game_ended(seat) or _game_now(seat, stale=stale))
     with transaction.atomic():
         notification_queue(
             game=seat.game,
@@ -207,6 +208,19 @@ def _answer(
         )
 
 
+def _game_ended(seat: Seat) -> dict:
+    """A reply to a game that is over asks for nothing: it is told so, with
+    the final standings (or, for a game a moderator ended, just that)."""
+    game = seat.game
+    if game.status not in (game.Status.OVER, game.Status.ABORTED):
+        return {}
+    ended: dict = {"ended": True, "aborted": game.status == game.Status.ABORTED}
+    if game.status == game.Status.OVER:
+        ended["observation"] = engine.observe(load_state(game), seat.position)
+        ended["names"] = seat_names(Seat.objects.filter(game=game), seat.language)
+    return ended
+
+
 def _game_now(seat: Seat, *, stale: bool) -> dict:
     """What a refusal needs to help: examples of what to write for the
     decision now asked of this seat, and for a reply that came too late the
@@ -216,7 +230,7 @@ def _game_now(seat: Seat, *, stale: bool) -> dict:
         return {}
     state = load_state(game)
     mover = engine.to_move(state)
-    names = {s.colour: s.name for s in Seat.objects.filter(game=game)}
+    names = seat_names(Seat.objects.filter(game=game), seat.language)
     found: dict = {}
     if stale:
         found["board_text"] = board_text(engine.observe(state, seat.position), names)

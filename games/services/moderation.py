@@ -140,9 +140,17 @@ def default_apply_now(*, moderator, game: Game, reason: str) -> Game:
         )
 
 
+def _a_person(seat: Seat) -> None:
+    """A computer seat has no address, no link and nobody to replace: the
+    seat actions are for people's seats only."""
+    if seat.computer:
+        raise ServiceError(_("That seat is a computer player's: it has no email, link or autopilot to change."))
+
+
 def seat_replace(*, moderator, seat: Seat, new_email: str, reason: str) -> Seat:
     """A new player takes the seat: a new link is mailed to them, the old link
     and reply address stop working, the history keeps who played what."""
+    _a_person(seat)
     new_email = (new_email or "").strip().lower()
     try:
         validate_email(new_email)
@@ -188,6 +196,7 @@ def seat_replace(*, moderator, seat: Seat, new_email: str, reason: str) -> Seat:
 
 
 def autopilot_set(*, moderator, seat: Seat, on: bool, reason: str) -> Seat:
+    _a_person(seat)
     with transaction.atomic():
         game = game_lock(seat.game_id)
         _entry(
@@ -203,6 +212,7 @@ def autopilot_set(*, moderator, seat: Seat, on: bool, reason: str) -> Seat:
 
 
 def link_resend_for(*, moderator, seat: Seat, reason: str) -> None:
+    _a_person(seat)
     with transaction.atomic():
         game = game_lock(seat.game_id)
         entry = _entry(moderator=moderator, game=game, action="resend", reason=reason, seat=seat)

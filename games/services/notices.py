@@ -15,6 +15,7 @@ from games.narrate import event_told
 
 from .game_state import load_state
 from .outbox import Email, notification_queue, notifications_queue_new
+from .seats import seat_names
 from .timing import computer_level
 from .webhooks import webhooks_queue
 
@@ -44,9 +45,9 @@ def notices_after_decision(
     decision); tell everyone race results and, at the end, the outcome. One
     INSERT for all of them: the version is new, so none can be there yet."""
     finished_races = [e for r in records for e in r.events if e["type"] == "race_over"]
-    names = {s.colour: s.name for s in seats.values()}
     emails: list[Email] = []
     for seat in seats.values():
+        names = seat_names(seats.values(), seat.language)
         if engine.is_over(state):
             emails.append(
                 Email(seat, "over", "game_over", {"observation": engine.observe(state, seat.position), "names": names})
@@ -64,6 +65,7 @@ def notices_after_decision(
     to_decide = None if engine.is_over(state) or mover is None else seats.get(mover)
     # A computer player (the autopilot's too) decides without being told.
     if to_decide is not None and not computer_level(to_decide, timezone.now()):
+        names = seat_names(seats.values(), to_decide.language)
         context = decision_context(game, state, to_decide, names, since=None)
         emails.append(Email(to_decide, "turn", "turn", context, {"ruleset": game.ruleset, "names": names}))
     notifications_queue_new(game=game, version=game.version, emails=emails)
@@ -99,7 +101,7 @@ def reminder_send(*, game_id: int, seen_version: int) -> int:
             version=game.decision_version,
             template="reminder",
             context=decision_context(
-                game, state, seat, {s.colour: s.name for s in Seat.objects.filter(game=game)}, since=[]
+                game, state, seat, seat_names(Seat.objects.filter(game=game), seat.language), since=[]
             ),
         )
         return int(queued is not None)

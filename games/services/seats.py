@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from django.utils import translation
+
 from games.models import Game, Seat
 
 
@@ -12,3 +16,11 @@ def game_seats(game: Game) -> list[Seat]:
     for seat in seats:
         seat.game = game
     return seats
+
+
+def seat_names(seats: Iterable[Seat], language: str) -> dict[str | None, str]:
+    """The players' names by colour as ``language`` words them: a computer
+    player's name is in the reader's language (Seat.name), so an email's
+    names are those of the seat it goes to."""
+    with translation.override(language):
+        return {seat.colour: seat.name for seat in seats}

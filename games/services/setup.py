@@ -10,7 +10,6 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from games import engine
 from games.models import DECISION_HOURS, Game, Notification, Seat
@@ -88,12 +87,10 @@ def game_create(
 def _computer_seats(
     game: Game, ruleset: engine.Ruleset, levels: Sequence[str], *, first_position: int, language: str
 ) -> list[Seat]:
-    """Computer players, seated: named in the host's language, in the last
-    colours of the ruleset, so the people choose from the usual ones."""
-    names: dict[str, str] = {
-        Seat.Computer.SIMPLE: gettext_noop("Simple computer %(number)d"),
-        Seat.Computer.STRONG: gettext_noop("Strong computer %(number)d"),
-    }
+    """Computer players, seated in the last colours of the ruleset, so the
+    people choose from the usual ones. Each is named by its level and
+    number in the language of whoever reads the name (Seat.name); the
+    display name keeps the host's wording for the admin only."""
     colours = list(reversed(ruleset.colours))
     seats = []
     with translation.override(language):
@@ -101,8 +98,9 @@ def _computer_seats(
             number = levels[: index + 1].count(level)
             seat = Seat(
                 game=game, position=first_position + index, email="", language=language, computer=level,
-                colour=colours[index], display_name=_(names[level]) % {"number": number}, accepted_at=timezone.now(),
+                computer_number=number, colour=colours[index], accepted_at=timezone.now(),
             )
+            seat.display_name = seat.name
             link_issue(seat)
             seats.append(seat)
     return seats

@@ -8,6 +8,7 @@ from games.board.colours import hex_of
 from games.narrate import card_name
 from games.narrate import colour_name as _colour_name
 from games.narrate import final_standings as _final_standings
+from games.narrate import moment as _moment
 
 register = template.Library()
 
@@ -26,6 +27,11 @@ def final_standings(observation, names):
     # Emails are written from the outbox's stored observation, in the site's
     # language, so the standings are told when the email is written.
     return _final_standings(observation, names)
+
+
+@register.filter
+def moment(value):
+    return _moment(value)
 
 
 @register.filter

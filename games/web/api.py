@@ -19,6 +19,7 @@ from django.http import JsonResponse
 from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.csrf import csrf_exempt
 
 from games.selectors import api as api_reads
@@ -61,7 +62,14 @@ def _limits(request, token: str | None) -> JsonResponse | None:
     if retry_after is None:
         return None
     return error(
-        429, "rate_limited", _("Too many requests: try again in %(seconds)d seconds.") % {"seconds": retry_after},
+        429,
+        "rate_limited",
+        ngettext(
+            "Too many requests: try again in %(seconds)d second.",
+            "Too many requests: try again in %(seconds)d seconds.",
+            retry_after,
+        )
+        % {"seconds": retry_after},
         Retry_After=str(retry_after),
     )
 

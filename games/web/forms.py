@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import zoneinfo
 from typing import Any
@@ -46,11 +47,52 @@ EMAIL_MAX_LENGTH = 254  # Seat.email
 
 TIME_ZONES = sorted(zoneinfo.available_timezones() - {"localtime", "Factory"})
 
+# The regions of the time zone database, each a group of the list so that a
+# player finds their city without scrolling through some 600 names.
+ZONE_REGIONS = {
+    "Africa": _("Africa"),
+    "America": _("America"),
+    "Antarctica": _("Antarctica"),
+    "Arctic": _("Arctic"),
+    "Asia": _("Asia"),
+    "Atlantic": _("Atlantic Ocean"),
+    "Australia": _("Australia"),
+    "Europe": _("Europe"),
+    "Indian": _("Indian Ocean"),
+    "Pacific": _("Pacific Ocean"),
+}
+
+
+@functools.cache
+def time_zone_choices() -> list[tuple[Any, Any]]:
+    """UTC first, then each region's places ("Europe" › "Berlin"), then the
+    database's other names (old aliases such as "US/Eastern"), which a seat
+    may already hold."""
+    regions: dict[str, list[tuple[str, str]]] = {region: [] for region in ZONE_REGIONS}
+    other: list[tuple[str, str]] = []
+    for zone in TIME_ZONES:
+        region, _slash, place = zone.partition("/")
+        if region in regions and place:
+            regions[region].append((zone, place.replace("_", " ")))
+        elif zone != "UTC":
+            other.append((zone, zone.replace("_", " ")))
+    return [
+        ("UTC", "UTC"),
+        *[(ZONE_REGIONS[region], places) for region, places in regions.items() if places],
+        (_("Other names"), other),
+    ]
+
 
 def validate_name(value: str) -> None:
     problem = name_problem(value)
     if problem:
         raise ValidationError(problem)
+
+
+def players_between() -> tuple[int, int]:
+    """The fewest and most players any ruleset on offer allows."""
+    ranges = [players_range(name) for name in RULESET_NAMES]
+    return min(low for low, _high in ranges), max(high for _low, high in ranges)
 
 
 class NewGameForm(forms.Form):
@@ -84,6 +126,11 @@ class NewGameForm(forms.Form):
         choices=[(name, name) for name in RULESET_NAMES],
         initial=CLASSIC_RULESET,
     )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Stated above the form, from the rulesets rather than a literal.
+        self.fewest, self.most = players_between()
 
     def clean_other_emails(self) -> list[str]:
         raw = [part for part in re.split(r"[\s,;]+", self.cleaned_data["other_emails"]) if part]
@@ -128,7 +175,7 @@ class AcceptForm(forms.Form):
     display_name = forms.CharField(label=_("Your name in this game"), max_length=40, validators=[validate_name])
     time_zone = forms.ChoiceField(
         label=_("Your time zone"),
-        choices=[(z, z) for z in TIME_ZONES],
+        choices=time_zone_choices,
         initial="UTC",
         help_text=_("Deadlines are shown in this time zone."),
     )

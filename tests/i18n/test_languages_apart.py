@@ -17,9 +17,16 @@ from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext
 
+from games import engine
+from games.board.svg import board_svg
+from games.mail.compose import email_render
 from games.models import Game, Seat
+from games.services.game_state import load_state
 from games.services.inbound import inbound_store
+from games.services.links import seat_token
+from games.services.setup import game_create, link_resend, seat_accept
 from games.services.sweeps import deadlines_sweep, reminders_sweep
+from tests.factories import play_until
 from tests.mail.helpers import reply
 from tests.web.pages import Form, forms_of, path_of, seat_links
 
@@ -320,3 +327,127 @@ def test_the_german_seat_reads_no_english_sentence_and_the_english_seats_no_germ
     assert not wrong and not table.mislabelled, "\n".join(
         [f"{len(wrong)} sentences in the wrong language:", *listed, *table.mislabelled]
     )
+
+
+
+# Issue 29: words too short to be a sentence of the catalogue, each looked for
+# where it used to slip through: a card's code in an email's team table, a
+# computer player named in the host's language, a date's month, a plural, an
+# abbreviation nobody explained.
+
+
+def _words_in(text: str, words: tuple[str, ...]) -> list[str]:
+    """Each of ``words`` that stands in ``text`` as a whole word: case aside,
+    but an abbreviation in capitals must stand as written."""
+    found = []
+    for word in words:
+        flags = 0 if word.isupper() else re.IGNORECASE
+        if re.search(r"(?<![^\W_])" + re.escape(word) + r"(?![^\W_])", text, flags):
+            found.append(word)
+    return found
+
+
+def _mixed_table(*, host_language: str, decision_hours: int = 24) -> tuple[Game, dict[int, Seat]]:
+    """A host speaking ``host_language``, a German seat, an English seat and
+    the two computer players the host asked for."""
+    game = game_create(
+        host_name=NAMES[0], host_email=EMAILS[0], other_emails=list(EMAILS[1:3]), decision_hours=decision_hours,
+        ruleset_name="classic", language=host_language, computers=["strong", "simple"],
+    )
+    languages = {0: host_language, 1: "de", 2: "en"}
+    for seat in Seat.objects.filter(game=game, computer="").order_by("position"):
+        seat_accept(
+            seat=seat, colour=("red", "yellow", "green")[seat.position], display_name=NAMES[seat.position],
+            time_zone="Europe/Berlin", language=languages[seat.position],
+        )
+    game.refresh_from_db()
+    return game, {seat.position: seat for seat in Seat.objects.filter(game=game).select_related("game")}
+
+
+def _text_of(client: Client, path: str) -> str:
+    response = client.get(path)
+    assert response.status_code == 200, f"{path}: {response.status_code}"
+    return read_html(response.content.decode()).text
+
+
+def _mail_text(message) -> str:
+    (html,) = [content for content, mimetype in message.alternatives if mimetype == "text/html"]
+    return message.body + "\n" + read_html(html).text
+
+
+def test_computer_players_are_named_in_the_language_of_whoever_reads_the_page():
+    _game, seats = _mixed_table(host_language="en")
+    german = _text_of(Client(), f"/s/{seat_token(seats[1])}/")
+    english = _text_of(Client(), f"/s/{seat_token(seats[2])}/")
+    assert "starker computer 1" in german and "einfacher computer 1" in german
+    assert "strong computer 1" in english and "simple computer 1" in english
+    assert not _words_in(german, ("strong computer", "simple computer"))
+    assert not _words_in(english, ("starker computer", "einfacher computer"))
+
+
+def test_a_german_seats_decision_email_names_cards_and_computer_players_in_german():
+    game, seats = _mixed_table(host_language="en")
+
+    def named_card_shown_and_german_to_move(state) -> bool:
+        players = engine.observe(state, None)["players"]
+        shown = [card["code"] for player in players for card in player["display"] if card]
+        return engine.to_move(state) == 1 and any(code in ("goof", "devil") for code in shown)
+
+    play_until(game, named_card_shown_and_german_to_move, random.Random(29))
+    game.refresh_from_db()
+    assert engine.to_move(load_state(game)) == 1, "the game ended before a Goof or a Devil was shown"
+    # The test's transactions commit: each email was sent as its decision committed.
+    german_mail, english_mail = (
+        [m for m in mail.outbox if m.to == [seats[position].email] and "turn" in m.tags][-1] for position in (1, 2)
+    )
+    german, english = _mail_text(german_mail), _mail_text(english_mail)
+    assert _words_in(german, ("tollpatsch", "teufel")), "the team table shows no named card"
+    assert _words_in(german, ("starker computer",))
+    assert not _words_in(german, ("goof", "devil", "strong computer", "simple computer"))
+    assert _words_in(english, ("strong computer",)) and not _words_in(english, ("starker computer",))
+
+
+def test_a_german_player_home_writes_its_date_in_german():
+    with time_machine.travel("2026-12-03 15:09Z", tick=False):
+        _mixed_table(host_language="en")
+        mail.outbox.clear()
+        assert link_resend(email=EMAILS[1])
+        (link,) = re.findall(r"https?://\S+/h/\S+/", mail.outbox[-1].body)
+        german = _text_of(_browser(GERMAN_BROWSER), path_of(link))
+        english = _text_of(_browser(ENGLISH_BROWSER), path_of(link))
+    assert re.search(r"\b\d{1,2}\. januar 2027\b", german), german
+    assert not _words_in(german, ("jan", "january"))
+    assert re.search(r"\b\d{1,2} jan 2027\b", english), english
+
+
+def test_one_hour_per_decision_is_said_in_the_singular_in_both_languages():
+    game = game_create(
+        host_name=NAMES[0], host_email=EMAILS[0], other_emails=list(EMAILS[1:3]), decision_hours=1,
+        ruleset_name="classic", language="de",
+    )
+    seat = Seat.objects.select_related("game").get(game=game, email=EMAILS[1])
+    german = _text_of(_browser(GERMAN_BROWSER), f"/s/{seat_token(seat)}/")
+    english = _text_of(_browser(ENGLISH_BROWSER), f"/s/{seat_token(seat)}/")
+    assert "bis zu 1 stunde zeit" in german and not _words_in(german, ("stunden",))
+    assert "up to 1 hour." in english and not _words_in(english, ("hours",))
+    context = {"game": game, "seat": seat, "host": {"name": NAMES[0]}, "players": 3, "link": "https://x.example/"}
+    for language, singular, plural in (("en", "up to 1 hour.", "hours"), ("de", "bis zu 1 stunde zeit.", "stunden")):
+        _subject, text, html = email_render("invite", context, language)
+        for read in (normal_text(text), read_html(html).text):
+            assert singular in read and not _words_in(read, (plural,)), read
+
+
+def normal_text(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def test_a_german_board_names_a_prize_in_a_word_not_an_abbreviation():
+    game, _seats = _mixed_table(host_language="en")
+    play_until(game, lambda state: bool(engine.observe(state, None)["results"]), random.Random(6))
+    game.refresh_from_db()
+    observation = engine.observe(load_state(game), 1)
+    assert observation["results"], "the game ended before a race did"
+    with translation.override("de"):
+        german = board_svg(observation, engine.Ruleset.from_json(game.ruleset), {})
+    assert "Geld)" in german
+    assert not _words_in(german, ("GE",))

@@ -125,7 +125,7 @@ def test_a_long_pause_shows_until_the_game_resumes(mod_client, traveller):
     traveller.shift(timedelta(days=2))
     assert reasons_for(mod_client, game) is None, "a short pause needs nothing"
     traveller.shift(timedelta(days=1, minutes=1))
-    assert reasons_for(mod_client, game) == [f"paused since {T0:%Y-%m-%d}"]
+    assert reasons_for(mod_client, game) == [f"paused since {T0:%Y-%m-%d %H:%M} UTC"]
     act(mod_client, game, "resume", reason="dispute settled")
     assert reasons_for(mod_client, game) is None
 
