@@ -4,8 +4,13 @@ nothing, since mail scanners open every link in a message."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
+
+Link = dict[str, Any]
+# Builds one link's facts from its action and fields.
+LinkMaker = Callable[..., Link]
 
 # Besides the lowest bid: a little more, and clearly more.
 BID_STEPS = (0, 2, 5)
@@ -29,7 +34,7 @@ def quick_decisions(context: dict[str, Any]) -> list[dict[str, Any]]:
     if viewer is None or observation.get("to_move") != viewer:
         return []
 
-    def link(action: str, **fields: Any) -> dict[str, Any]:
+    def link(action: str, **fields: Any) -> Link:
         return {"action": action, **fields, "href": confirm_href(confirm_url, version, action, **fields)}
 
     if kind == "bid":
@@ -41,7 +46,7 @@ def quick_decisions(context: dict[str, Any]) -> list[dict[str, Any]]:
     return []
 
 
-def _bids(observation: dict, viewer: str, link) -> list[dict[str, Any]]:
+def _bids(observation: dict[str, Any], viewer: str, link: LinkMaker) -> list[Link]:
     auction = observation.get("auction") or {}
     gold = next((p["gold"] for p in observation["players"] if p["colour"] == viewer), 0)
     high = auction.get("high_bid")
@@ -50,12 +55,16 @@ def _bids(observation: dict, viewer: str, link) -> list[dict[str, Any]]:
     return [link("bid", amount=amount) for amount in amounts] + [link("pass")]
 
 
-def _pushes(observation: dict, viewer: str, names: dict, link) -> list[dict[str, Any]]:
+def _pushes(observation: dict[str, Any], viewer: str, names: dict[str, str], link: LinkMaker) -> list[Link]:
     race = observation.get("race") or {}
     chairs = race.get("chairs") or {}
-    targets = [
-        link("push", target=p["colour"]) | {"name": names.get(p["colour"], ""), "space": chairs[p["colour"]]["position"]}
+    racing = [
+        p["colour"]
         for p in observation["players"]
         if p["colour"] != viewer and chairs.get(p["colour"], {}).get("status") == "racing"
+    ]
+    targets = [
+        link("push", target=colour) | {"name": names.get(colour, ""), "space": chairs[colour]["position"]}
+        for colour in racing
     ]
     return targets + [link("push", target="none")]

@@ -32,10 +32,7 @@ def seat_confirm(request, seat, token):
             text = form.notation()
         except ValidationError:
             text = None
-    if text is None:
-        preview = {"problem": "forged"}
-    else:
-        preview = decision_preview(seat, text, form.cleaned_data["version"])
+    preview = {"problem": "forged"} if text is None else decision_preview(seat, text, form.cleaned_data["version"])
     context = {**preview, "token": token, "seat": seat, "time_zone": seat.time_zone}
     # Whatever went wrong, nothing was changed: a conflict with the game as it
     # is now, or a link that was never ours.
