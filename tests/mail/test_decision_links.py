@@ -23,11 +23,12 @@ from games.models import ActionRecord, Game, Seat
 from games.services.decisions import decision_submit
 from games.services.game_state import load_state
 from games.services.links import seat_token
+from games.services.notices import reminder_send
 from tests.factories import play_until
 from tests.web.integrity_helpers import awaiting, snapshot
 from tests.web.test_integrity_reads import is_read_only
 
-from .helpers import mover, started_game, turn_mail
+from .helpers import mails_to, mover, started_game, turn_mail
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -130,6 +131,14 @@ def test_a_removal_email_has_no_decision_links_only_the_seat_link():
     assert f"/s/{seat_token(mover(game))}/" in message.body
 
 
+def test_a_reminder_offers_the_same_decision_links():
+    game = started_game(3)
+    seat = mover(game)
+    assert reminder_send(game_id=game.pk, seen_version=game.decision_version) == 1
+    reminder = mails_to(seat.email, "reminder")[-1]
+    assert decisions(confirm_links(reminder)) == decisions(confirm_links(turn_mail(seat)))
+
+
 def test_a_german_seat_gets_german_link_texts():
     game = started_game(3)
     seat = mover(game)
@@ -151,7 +160,9 @@ def test_a_german_seat_gets_german_link_texts():
 
 
 def test_fetching_every_link_of_a_turn_email_changes_no_row(django_capture_on_commit_callbacks):
-    for game in (started_game(3), game_reaching(awaiting("push"))):
+    # One game at a time: the seats of both games share their addresses.
+    for make in (lambda: started_game(3), lambda: game_reaching(awaiting("push"))):
+        game = make()
         message = turn_mail(mover(game))
         links = confirm_links(message) + re.findall(r"https?://\S+", message.body)
         assert len(links) > 2
@@ -188,6 +199,7 @@ def test_the_confirmation_page_names_the_decision_and_its_button_applies_it(poin
     if action == "bid":
         assert f"Bid {value} gold on this lot:" in text
         assert "Your secret cards in this lot:" in text
+        assert f"If no one bids more, you pay {value} gold" in text
     elif action == "pass":
         assert "Pass: you leave this auction" in text
     else:
