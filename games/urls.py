@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 
-from games.web import api, api_tokens, chat_hooks, dev, home, moderation, public, seat, seat_page, seat_settings
+from games.web import api, api_tokens, chat_hooks, confirm, dev, home, moderation, public, seat, seat_page, seat_settings
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -15,6 +15,7 @@ urlpatterns = [
     path("s/<str:token>/history", seat_settings.seat_history_page, name="seat_history"),
     path("s/<str:token>/accept", seat.seat_accept_view, name="seat_accept"),
     path("s/<str:token>/act", seat.seat_act, name="seat_act"),
+    path("s/<str:token>/confirm", confirm.seat_confirm, name="seat_confirm"),
     path("s/<str:token>/arrange", seat.seat_arrange, name="seat_arrange"),
     path("s/<str:token>/orders", seat.seat_orders, name="seat_orders"),
     path("s/<str:token>/emails", seat.seat_emails, name="seat_emails"),

@@ -19,6 +19,8 @@ from games.board.png import board_png
 from games.board.text import board_text
 from games.narrate import describe
 
+from .quick import quick_decisions
+
 SUBJECT_MAX = 200
 
 
@@ -31,6 +33,8 @@ def email_render(template: str, context: dict[str, Any], language: str | None = 
         context["deadline"] = parse_datetime(context["deadline"])
     with translation.override(language or settings.LANGUAGE_CODE):
         _tell(context)
+        if "confirm_url" in context:
+            context["quick"] = quick_decisions(context)
         # One line: a line break in a header ends it, or starts another.
         subject = " ".join(_plain(f"emails/{template}_subject.txt", context).split())[:SUBJECT_MAX]
         text = _plain(f"emails/{template}.txt", context)

@@ -151,6 +151,11 @@ def _written(notification: Notification) -> Notification:
             # Not a secret: the version the email was written at, so a link
             # opened after the game moved on can say what happened meanwhile.
             context["link"] += "?" + urlencode({"since": notification.version})
+        if notification.kind == "turn" or notification.kind.startswith("reminder"):
+            # The decisions the email offers as links, each to a confirmation
+            # page that decides nothing until its button is pressed; the
+            # button carries the version, as every decision form does.
+            context.update(confirm_url=seat_url(seat) + "confirm", decision_version=notification.version)
     if "seat_ids" in context:
         context["games"] = seat_links(seat_ids=context["seat_ids"], email=notification.to_email)
     if "home_id" in context:

@@ -26,6 +26,8 @@ def urls_of(game: Game) -> list[tuple[str, set[int]]]:
             (f"/s/{token}/state.json", {200}),
             (f"/s/{token}/accept", {405}),
             (f"/s/{token}/act", {405}),
+            # A turn email's decision link: its page has a button, and opening it decides nothing.
+            (f"/s/{token}/confirm?version={game.decision_version}&action=pass", {200, 400, 409}),
             (f"/s/{token}/arrange", {405}),
             (f"/s/{token}/orders", {405}),
             (f"/s/{token}/emails", {405}),
