@@ -24,6 +24,7 @@ def urls_of(game: Game) -> list[tuple[str, set[int]]]:
         urls += [
             (f"/s/{token}/", {200}),
             (f"/s/{token}/state.json", {200}),
+            (f"/s/{token}/version", {200}),
             (f"/s/{token}/accept", {405}),
             (f"/s/{token}/act", {405}),
             (f"/s/{token}/arrange", {405}),
@@ -37,6 +38,7 @@ def urls_of(game: Game) -> list[tuple[str, set[int]]]:
     urls += [
         (f"/g/{game.public_id}/", {200}),
         (f"/g/{game.public_id}/state.json", {200}),
+        (f"/g/{game.public_id}/version", {200}),
         (f"/g/{game.public_id}/verify", {200}),
         ("/", {200}),
         ("/new/", {200}),
