@@ -99,7 +99,9 @@ def test_every_link_that_opens_nothing_gets_the_same_404(client):
     game = started_game(3)
     token = tokens(game)[1]
     handed_over = f"/s/{token}/version"
-    moderation.seat_replace(moderator=moderator_user(), seat=seat_at(game, 1), new_email="new@example.com", reason="gone")
+    moderation.seat_replace(
+        moderator=moderator_user(), seat=seat_at(game, 1), new_email="new@example.com", reason="gone"
+    )
     answers = [
         client.get(url, HTTP_IF_NONE_MATCH=f'"{game.version}"')
         for url in (
