@@ -10,6 +10,7 @@
   if (!script || !window.fetch || !document.getElementById) { return; }
   var version = script.dataset.version;
   var url = script.dataset.url;
+  if (!version || !url) { return; }
   var seconds = Number(script.dataset.seconds) || 5;
   var timer = null;
   var asking = false;
@@ -17,6 +18,14 @@
 
   function changed(field) {
     if (field.type === "checkbox" || field.type === "radio") { return field.checked !== field.defaultChecked; }
+    if (field.tagName === "SELECT" && !field.multiple) {
+      // With no option marked, the first one is shown, and not a change.
+      var shown = 0;
+      for (var j = 0; j < field.options.length; j++) {
+        if (field.options[j].defaultSelected) { shown = j; break; }
+      }
+      return field.selectedIndex !== shown;
+    }
     if (field.tagName === "SELECT") {
       for (var i = 0; i < field.options.length; i++) {
         if (field.options[i].selected !== field.options[i].defaultSelected) { return true; }
