@@ -54,7 +54,12 @@ seen on one process.) The report's "busiest web" column shows the spread.
                               server), GET the page the 302 leads to
 
 so of every 13 requests about 8 are seat pages, 2 spectator pages, 2 seat JSON
-and 1 a decision POST. A decision is one of the forms the page offers: pass
+and 1 a decision POST. In the mix (not in the calibration steps, so that each
+kind's cost stays its own) every page a visit opens then stays open and
+listening, as games/static/games/follow.js keeps it: --polls version checks
+(GET <page>/version with the page's version as If-None-Match, 304 while the
+game stands still), each on a connection of its own, as a browser asking
+every few seconds finds gunicorn's two-second keep-alive closed. A decision is one of the forms the page offers: pass
 or the lowest bid allowed, roll, a push or none, a removal from each display,
 chosen at random. A 409 (another user's decision came first) is counted but
 is no error; any other 4xx or 5xx, a timeout, or a decision the next page
@@ -142,6 +147,7 @@ SPECTATOR_PAGE = "spectator page"
 SEAT_JSON = "seat JSON"
 SEAT_JSON_WHO_MOVES = "seat JSON (who moves)"
 DECISION_POST = "decision POST"
+VERSION_CHECK = "version check"
 SEAT_PAGES = (SEAT_PAGE, SEAT_PAGE_TO_DECIDE, SEAT_PAGE_AFTER_DECISION)
 JSON_REQUESTS = (SEAT_JSON, SEAT_JSON_WHO_MOVES)
 
@@ -342,6 +348,15 @@ def decision_choice(page: str, rng: random.Random) -> tuple[str, dict] | None:
     return rng.choice(offers) if offers else None
 
 
+_PAGE_VERSION = re.compile(r'data-url="version" data-version="(\d+)"')
+
+
+def page_etag(page: str) -> str | None:
+    """The If-None-Match an open page asks its version with (game/_follow.html)."""
+    found = _PAGE_VERSION.search(page or "")
+    return f'"{found.group(1)}"' if found else None
+
+
 # ---- the load, in a process of its own (locust patches the standard library) --
 
 
@@ -378,11 +393,11 @@ def drive(spec_path: str) -> None:
 
     step: dict = {}
 
-    def step_start(name: str, users: int) -> None:
+    def step_start(name: str, users: int, listening: bool) -> None:
         step.clear()
         step.update(
             name=name, users=users, requests=[], failures={}, user_errors=0,
-            decisions=0, stale=0, no_decision=0,
+            decisions=0, stale=0, no_decision=0, listening=listening,
         )
 
     def on_request(request_type, name, response_time, exception=None, **_):
@@ -408,12 +423,36 @@ def drive(spec_path: str) -> None:
             Player.serial += 1
             self.rng = random.Random(Player.serial)
 
+        def listen(self, path: str, page) -> None:
+            """The page stays open: it asks for its game's version as
+            follow.js does, --polls times (in the mix only)."""
+            etag = page_etag(page.text) if step["listening"] and page.status_code == 200 else None
+            if etag is None:
+                return
+            for _ in range(spec["polls"]):
+                self.client.client.close()
+                with self.client.get(
+                    urljoin(path, "version"), headers={"If-None-Match": etag}, name=VERSION_CHECK,
+                    catch_response=True,
+                ) as answer:
+                    if answer.status_code == 304:
+                        answer.success()
+                    elif answer.status_code == 200:
+                        # The game moved: the page would reload, a page view
+                        # the mix counts already.
+                        answer.success()
+                        etag = answer.headers.get("ETag") or etag
+                    else:
+                        answer.failure(f"answered {answer.status_code}")
+
         def seat_page(self):
             game = self.rng.choice(games)
-            self.client.get(f"/s/{self.rng.choice(game['tokens'])}/", name=SEAT_PAGE)
+            path = f"/s/{self.rng.choice(game['tokens'])}/"
+            self.listen(path, self.client.get(path, name=SEAT_PAGE))
 
         def spectator_page(self):
-            self.client.get(f"/g/{self.rng.choice(games)['id']}/", name=SPECTATOR_PAGE)
+            path = f"/g/{self.rng.choice(games)['id']}/"
+            self.listen(path, self.client.get(path, name=SPECTATOR_PAGE))
 
         def seat_json(self):
             game = self.rng.choice(games)
@@ -463,6 +502,7 @@ def drive(spec_path: str) -> None:
                     after.failure(f"the decision {fields.get('action')!r} was refused")
                 else:
                     step["decisions"] += 1
+            self.listen(page_path, after)
 
     def visit(task):
         """The task, then its connection closed. Each task is one visit by
@@ -505,8 +545,10 @@ def drive(spec_path: str) -> None:
         print(f"  the worker had not drained after {DRAIN_TIMEOUT:.0f} s", file=sys.stderr, flush=True)
         return time.monotonic() - started
 
-    def measured(name: str, users: int, seconds: float, weights: dict[str, int] | None) -> dict:
-        step_start(name, users)
+    def measured(
+        name: str, users: int, seconds: float, weights: dict[str, int] | None, listening: bool = False
+    ) -> dict:
+        step_start(name, users, listening)
         mails, cpu, busy = mailbox_count(), cpu_now(), machine_busy_seconds()
         web_processes = processes_cpu(roots["web"][0])
         own, started = os.times(), time.monotonic()
@@ -551,14 +593,14 @@ def drive(spec_path: str) -> None:
         return result
 
     results: dict = {"calibration": {}, "mix": []}
-    measured("warm-up", 4, spec["warmup_seconds"], MIX)
+    measured("warm-up", 4, spec["warmup_seconds"], MIX, listening=True)
     results["idle"] = measured("idle", 0, spec["idle_seconds"], None)
     for kind in MIX:
         results["calibration"][kind] = measured(
             f"{kind} alone", spec["calibrate_users"], spec["calibrate_seconds"], {kind: 1}
         )
     for users in spec["users"]:
-        results["mix"].append(measured(f"mix at {users} users", users, spec["seconds"], MIX))
+        results["mix"].append(measured(f"mix at {users} users", users, spec["seconds"], MIX, listening=True))
     Path(spec["results"]).write_text(json.dumps(results))
 
 
@@ -865,7 +907,8 @@ def report(args, made: dict, results: dict, cores: int, versions: dict) -> None:
 
     print(
         f"\nThe mix, {args.seconds:.0f} s at each number of users (of every 13 requests about 8 seat pages, "
-        "2 spectator pages, 2 seat JSON, 1 decision POST):"
+        f"2 spectator pages, 2 seat JSON, 1 decision POST; and every page then open and listening: "
+        f"{args.polls} version checks after each, counted among the requests):"
     )
     header = (
         f"{'users':>5}{'requests':>10}{'req/s':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'errors':>8}{'409s':>6}"
@@ -910,7 +953,7 @@ def report(args, made: dict, results: dict, cores: int, versions: dict) -> None:
         )
     kinds = [
         ("seat page", SEAT_PAGES), ("spectator", (SPECTATOR_PAGE,)), ("seat JSON", JSON_REQUESTS),
-        ("decision POST", (DECISION_POST,)),
+        ("decision POST", (DECISION_POST,)), ("version check", (VERSION_CHECK,)),
     ]
     print("\np50 / p99 ms by kind in the mix:")
     header = f"{'users':>5}" + "".join(f"{label:>18}" for label, _ in kinds)
@@ -993,6 +1036,10 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=200, help="decisions played in the copied game (default 200)")
     parser.add_argument("--seconds", type=float, default=30, help="seconds at each number of users (default 30)")
     parser.add_argument("--users", default="1,4,16,32", help="numbers of users, comma-separated (default 1,4,16,32)")
+    parser.add_argument(
+        "--polls", type=int, default=4,
+        help="version checks of every page the mix opens, as it stays open (default 4: 20 s at 5 s a check)",
+    )
     parser.add_argument("--calibrate-users", type=int, default=2, help="users while each kind runs alone (default 2)")
     parser.add_argument("--calibrate-seconds", type=float, default=15, help="seconds for each kind alone (default 15)")
     parser.add_argument(
@@ -1106,6 +1153,7 @@ def main() -> None:
             "users": users,
             "seconds": args.seconds,
             "calibrate_users": args.calibrate_users,
+            "polls": args.polls,
             "calibrate_seconds": args.calibrate_seconds,
             "idle_seconds": args.idle_seconds,
             "warmup_seconds": args.warmup_seconds,

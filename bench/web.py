@@ -29,6 +29,9 @@ random legal decisions through the services until deep into race 6. For each:
   player sees it on a second look, or as the next of the table's seats does.
 - seat GET, first view of a version: the version is bumped before each
   request (outside the timed part), as a decision does, so nothing is cached.
+- version check: what an open seat page asks every few seconds
+  (games/web/follow.py), GET /s/<token>/version with the version it shows
+  as If-None-Match, answered 304.
 
 Floors, served by the same gunicorn, middleware and database in the same run
 (bench/web_floors.py; the least work that still does each job correctly), each
@@ -41,7 +44,8 @@ timed request alternating with one of its floor:
 Query counts are taken in this process with Django's test client (the server
 keeps no query log with DEBUG off).
 
-Targets (issues 13 and 15): seat GET within 4x the static page, decision POST
+Targets (issues 13, 15 and 29): seat GET within 4x the static page, the
+version check within 1.5x the static page, decision POST
 and API decision within 2x the minimal decision (medians); query counts that do not grow with game
 length. On a shared machine the speed of everything drifts by half or more
 within a minute; a floor measured before and after a figure met another
@@ -124,8 +128,11 @@ class Browser:
         response = self.connection.getresponse()
         return response.status, response.read()
 
-    def request(self, method: str, path: str, form: dict | None = None) -> tuple[int, bytes]:
+    def request(
+        self, method: str, path: str, form: dict | None = None, extra: dict | None = None
+    ) -> tuple[int, bytes]:
         headers = {"Cookie": f"csrftoken={self.csrf}"} if self.csrf else {}
+        headers.update(extra or {})
         body = None
         if form is not None:
             body = urlencode({**form, "csrfmiddlewaretoken": self.csrf})
@@ -260,6 +267,19 @@ def measure_game(browser: Browser, client: Client, game: Game, repeat: int, floo
     client.get(f"/s/{token}/")
     get_q = queries_of(lambda: client.get(f"/s/{token}/"))
     new_q = queries_of(lambda: client.get(f"/s/{token}/"), before=lambda: version_bump(game))
+    unchanged: dict[str, str] = {}
+
+    def unchanged_now() -> None:
+        """If-None-Match with the version the game has now (the restores and
+        bumps around the other figures move it)."""
+        game.refresh_from_db()
+        unchanged["If-None-Match"] = f'"{game.version}"'
+
+    def check() -> int:
+        return browser.request("GET", f"/s/{token}/version", extra=unchanged)[0]
+
+    unchanged_now()
+    check_q = queries_of(lambda: client.get(f"/s/{token}/version", HTTP_IF_NONE_MATCH=unchanged["If-None-Match"]))
     api_q = queries_of(
         lambda: client.post(
             API_DECISION, api_body, content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {secret}"
@@ -272,6 +292,9 @@ def measure_game(browser: Browser, client: Client, game: Game, repeat: int, floo
     assert api_timing.status == 200, api_timing.status
     get_timing = timed(get, floors.page, repeat)
     assert get_timing.status == 200, get_timing.status
+    unchanged_now()
+    check_timing = timed(check, floors.page, repeat)
+    assert check_timing.status == 304, check_timing.status
     new_timing = timed(get, floors.page, repeat, before=lambda: version_bump(game))
     race = state.race
     return {
@@ -284,6 +307,7 @@ def measure_game(browser: Browser, client: Client, game: Game, repeat: int, floo
         "api": (api_q, api_timing),
         "get": (get_q, get_timing),
         "get_new": (new_q, new_timing),
+        "version": (check_q, check_timing),
     }
 
 
@@ -413,13 +437,14 @@ def main() -> None:
             ("api", "API decision POST /api/v1/seat/decision", 2, "minimal decision"),
             ("get", "seat page GET, a version seen before", 4, "static page"),
             ("get_new", "seat page GET, first view of a new version", None, ""),
+            ("version", "version check GET /s/<token>/version, 304", 1.5, "static page"),
         ):
             q, timing = row[key]
             target = f"<= {limit}x {floor_name}" if limit else ""
             if limit:
                 verdicts.append(timing.ratio <= limit)
-            print(f"{'  ' + what:<50}{q:>8}{timing.ms:>11.2f}{timing.floor_ms:>10.2f}{timing.ratio:>7.1f}x  {target}")
-    grows = any(first[key][0] != deep[key][0] for key in ("post", "api", "get", "get_new"))
+            print(f"{'  ' + what:<50}{q:>8}{timing.ms:>11.2f}{timing.floor_ms:>10.2f}{timing.ratio:>7.2f}x  {target}")
+    grows = any(first[key][0] != deep[key][0] for key in ("post", "api", "get", "get_new", "version"))
     print(f"\nquery counts {'DIFFER' if grows else 'are the same'} between the first decision and the deep game")
     print("targets:", "all met" if all(verdicts) and not grows else "NOT MET")
 

@@ -1,7 +1,20 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 
-from games.web import api, api_tokens, chat_hooks, confirm, dev, home, moderation, public, seat, seat_page, seat_settings
+from games.web import (
+    api,
+    api_tokens,
+    chat_hooks,
+    confirm,
+    dev,
+    follow,
+    home,
+    moderation,
+    public,
+    seat,
+    seat_page,
+    seat_settings,
+)
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -25,12 +38,14 @@ urlpatterns = [
     path("s/<str:token>/back", seat.seat_back_view, name="seat_back"),
     path("s/<str:token>/seen", seat.seat_seen, name="seat_seen"),
     path("s/<str:token>/state.json", seat.seat_json, name="seat_json"),
+    path("s/<str:token>/version", follow.seat_version_view, name="seat_version"),
     path("s/<str:token>/webhooks/add", chat_hooks.webhook_add_view, name="seat_webhook_add"),
     path("s/<str:token>/webhooks/<int:webhook_id>/", chat_hooks.webhook_page_view, name="seat_webhook"),
     path("s/<str:token>/webhooks/<int:webhook_id>/remove", chat_hooks.webhook_remove_view, name="seat_webhook_remove"),
     path("u/<str:token>/", seat.unsubscribe, name="unsubscribe"),
     path("g/<str:public_id>/", public.spectator, name="spectator"),
     path("g/<str:public_id>/state.json", public.spectator_json, name="spectator_json"),
+    path("g/<str:public_id>/version", follow.spectator_version_view, name="spectator_version"),
     path("g/<str:public_id>/verify", public.verify, name="verify"),
     path("link/", public.link_resend_view, name="link_resend"),
     path("h/<str:token>/", home.home_games_view, name="home_games"),

@@ -291,6 +291,10 @@ TRUSTED_PROXY_HOPS = env_int(os.environ, "TRUSTED_PROXY_HOPS", 0)
 API_REQUESTS_PER_MINUTE_PER_TOKEN = env_int(os.environ, "API_REQUESTS_PER_MINUTE_PER_TOKEN", 300)
 API_REQUESTS_PER_MINUTE_PER_CLIENT = env_int(os.environ, "API_REQUESTS_PER_MINUTE_PER_CLIENT", 1200)
 
+# How often an open game page asks whether the game moved on, in seconds
+# (games/web/follow.py); never while its tab is hidden.
+PAGE_FOLLOW_SECONDS = env_int(os.environ, "PAGE_FOLLOW_SECONDS", 5)
+
 # Sign-in lockout (django-axes): failures are counted per username and client
 # address together, so a stranger guessing a moderator's password is stopped
 # without locking the moderator out from their own address.

@@ -1,11 +1,12 @@
 """What tells whether a game's page is still the one in the cache.
 
-The one hand-written SQL statement of the project is here: the rows a page
-is keyed by, found by the seat's link in one statement. Built as a queryset,
-the statement cost more to compile than to run on every page view (see the
-README's Benchmarks); it is written once from the models' own metadata (each
+The project's hand-written SQL statements are here: the rows a page is
+keyed by, found by the seat's link in one statement, and the bare version an
+open page asks for every few seconds (games/web/follow.py). Built as
+querysets, they cost more to compile than to run on every request (see the
+README's Benchmarks); they are written from the models' own metadata (each
 field's column, each model's table), and tests/web/test_page_rows.py holds
-it equal to the queryset it replaces.
+the rows' statement equal to the queryset it replaces.
 
 A decision bumps the game's version, and with it every key: nothing is
 deleted from the cache by hand. Some changes reach a page without a
@@ -24,6 +25,8 @@ from django.utils import timezone
 
 from games.models import Absence, Game, Seat
 from games.services.links import TOKEN_MAX, seat_token_made_here, token_hash
+
+from .public import PUBLIC_ID_MAX
 
 # Old versions are never asked for again; they go by age.
 PAGE_SECONDS = 6 * 3600
@@ -167,3 +170,45 @@ def _absences(game_id: int, rows: list[tuple]) -> list[tuple]:
         .order_by("pk")
         .values_list("seat_id", "starts_at", "ends_at", "days", "mode")
     ]
+
+
+def _version_statement(where: str) -> str:
+    """The game's version and what a seat link's check needs, nothing else:
+    an open page asks for it every few seconds."""
+    quoted = connection.ops.quote_name
+    return (
+        f"SELECT g.{_column(Game, 'version')}, g.{_column(Game, 'public_id')}, "
+        f"s.{_column(Seat, 'position')}, s.{_column(Seat, 'link_nonce')} "
+        f"FROM {quoted(Seat._meta.db_table)} s "
+        f"JOIN {quoted(Game._meta.db_table)} g ON g.{_column(Game, 'id')} = s.{_column(Seat, 'game')} "
+        f"WHERE {where}"
+    )
+
+
+def seat_version(token: str) -> int | None:
+    """The version of the game whose seat ``token`` opens, in one statement;
+    None for any link that opens no seat (as seat_page_rows)."""
+    if not token or len(token) > TOKEN_MAX:
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(_version_statement(f"s.{_column(Seat, 'token_hash')} = %s"), [token_hash(token)])
+        row = cursor.fetchone()
+    if row is None or not seat_token_made_here(token, public_id=row[1], position=row[2], nonce=row[3]):
+        return None
+    return row[0]
+
+
+def spectator_version(public_id: str) -> int | None:
+    """The version of the game ``public_id`` names, in one statement; None
+    if it names none."""
+    if not public_id or len(public_id) > PUBLIC_ID_MAX:
+        return None
+    quoted = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {_column(Game, 'version')} FROM {quoted(Game._meta.db_table)} "
+            f"WHERE {_column(Game, 'public_id')} = %s",
+            [public_id],
+        )
+        row = cursor.fetchone()
+    return None if row is None else row[0]

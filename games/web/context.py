@@ -14,4 +14,5 @@ def site(request):
         "dev_mailbox": settings.DEBUG and settings.EMAIL_BACKEND == DEV_MAILBOX_BACKEND,
         "language_choices": LANGUAGE_CHOICES,
         "language_switch": not request.path.startswith(PRIVATE_PREFIXES),
+        "follow_seconds": settings.PAGE_FOLLOW_SECONDS,
     }

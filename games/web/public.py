@@ -100,7 +100,7 @@ def spectator(request, public_id):
         # Made without the request, so nothing of one request can be kept.
         body = render_to_string("public/_spectator.html", context)
         pages.set(key, body, PAGE_SECONDS)
-    return render(request, "public/spectator.html", {"body": body})
+    return render(request, "public/spectator.html", {"body": body, "version": game.version})
 
 
 @require_safe

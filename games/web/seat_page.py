@@ -90,7 +90,9 @@ def _page(seat, since: int | None, *, moderated: bool, shared_key: str) -> dict:
         context["arrange_form"] = ArrangeForm(codes=context["arrange_codes"])
     body = render_to_string("seat/_page.html", context)
     title = _("Your move") + " · Galopp Royal" if context["my_turn"] else "Galopp Royal"
-    return {"title": title, "body": body, "form_ids": FORM_ID.findall(body)}
+    # The version the body shows, for the script that follows the game
+    # (game/_follow.html): the key's, or newer, never older.
+    return {"title": title, "body": body, "form_ids": FORM_ID.findall(body), "version": seat.game.version}
 
 
 def inviting_page(request, seat, token, *, accept_form=None, status=200):

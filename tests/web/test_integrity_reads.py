@@ -24,6 +24,7 @@ def urls_of(game: Game) -> list[tuple[str, set[int]]]:
         urls += [
             (f"/s/{token}/", {200}),
             (f"/s/{token}/state.json", {200}),
+            (f"/s/{token}/version", {200}),
             (f"/s/{token}/accept", {405}),
             (f"/s/{token}/act", {405}),
             # A turn email's decision link: its page has a button, and opening it decides nothing.
@@ -39,6 +40,7 @@ def urls_of(game: Game) -> list[tuple[str, set[int]]]:
     urls += [
         (f"/g/{game.public_id}/", {200}),
         (f"/g/{game.public_id}/state.json", {200}),
+        (f"/g/{game.public_id}/version", {200}),
         (f"/g/{game.public_id}/verify", {200}),
         ("/", {200}),
         ("/new/", {200}),
