@@ -67,7 +67,7 @@ def chip(colour):
     read out by screen readers, never a swatch alone (issue 29, point 10)."""
     name = _colour_name(colour)
     return format_html(
-        '<span class="chip" style="background: {}" title="{}"><span class="visually-hidden">{} </span></span>',
+        '<span class="chip" style="background: {}" title="{}"><span class="visually-hidden">{}</span></span>',
         hex_of(colour),
         name,
         name,

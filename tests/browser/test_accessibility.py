@@ -18,9 +18,17 @@ pytestmark = pytest.mark.django_db(transaction=True)
 _UNNAMED_CHIPS = """() => [...document.querySelectorAll('.chip')]
   .filter(chip => !chip.textContent.trim())
   .map(chip => chip.parentElement.innerText.trim().slice(0, 60))"""
-_BOARD = """() => [...document.querySelectorAll('svg.board')]
-  .filter(svg => svg.getAttribute('role') !== 'img' || !(svg.getAttribute('aria-label') || svg.querySelector('title')))
-  .length"""
+# The boards on the page, and how many of them have no text alternative.
+_BOARD = """() => {
+  const boards = [...document.querySelectorAll('svg.board')];
+  const named = svg => svg.getAttribute('role') === 'img' &&
+      ((svg.getAttribute('aria-label') || '').trim() || (svg.querySelector('title') || {}).textContent);
+  return [boards.length, boards.filter(svg => !named(svg)).length];
+}"""
+
+
+# A few pages as the dark scheme shows them, to look at.
+DARK_SCREENSHOTS = {"home", "seat-push", "spectator-game-over", "moderator-game-bid"}
 
 
 @pytest.fixture
@@ -43,8 +51,15 @@ def test_every_page_passes_axe_and_reads_at_4_5_to_1_in_both_schemes(site, chrom
         found += [f"light scheme: {problem}" for problem in low_contrast(page, "light")]
         found += [f"dark scheme: {problem}" for problem in low_contrast(page, "dark")]
         found += [f"a chip without its colour's name, in {text!r}" for text in page.evaluate(_UNNAMED_CHIPS)]
-        if page.evaluate(_BOARD):
+        boards, unnamed = page.evaluate(_BOARD)
+        if unnamed:
             found.append("the board has no text alternative (role=img with a title or aria-label)")
+        if not boards and stop.name.startswith(("seat-", "spectator-")):
+            found.append("no board on a game's page")
+        if stop.name in DARK_SCREENSHOTS:
+            page.emulate_media(color_scheme="dark")
+            site.screenshot(page, f"dark-{language}-{stop.name}")
+            page.emulate_media(color_scheme="light")
         return found
 
     problems = walk(site, chromium, check, DESKTOP)
