@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv run migrate static messages gettext test chromium
+.PHONY: venv run migrate static messages gettext test chromium browser-deps
 
 venv: $(VENV)/.installed
 
@@ -44,7 +44,7 @@ run: migrate static messages
 # Heavy tests go out first (tests/conftest.py). PYTEST_WORKERS=0 runs the
 # suite in one process, as a plain `.venv/bin/python -m pytest` does.
 PYTEST_WORKERS ?= 2
-test: venv messages
+test: venv messages browser-deps
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 # The browser tests drive Debian's Chromium (Playwright cannot download its own
@@ -52,6 +52,16 @@ test: venv messages
 chromium:
 	@if [ -x /usr/bin/chromium ]; then echo "Chromium: $$(/usr/bin/chromium --version 2>/dev/null)"; \
 	else apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi
+
+# axe-core, which the accessibility tests inject into pages, pinned in
+# package.json and package-lock.json, installed into node_modules/. Without
+# npm this says so and goes on: those tests then skip with the reason (and
+# fail under VERSAILLES_REQUIRE_BROWSER=1, as CI runs them).
+browser-deps: node_modules/.installed
+
+node_modules/.installed: package.json package-lock.json
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --loglevel=error && touch $@; \
+	else echo "npm is missing: the accessibility tests will skip (apt-get install npm to run them)"; fi
 
 # Locust and whatever else only the benches use (bench/load.py).
 .PHONY: bench-deps

@@ -1,5 +1,5 @@
 from django import template
-from django.utils.html import conditional_escape
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, pgettext
 
@@ -64,4 +64,17 @@ def notation_examples():
             quoted % {"example": conditional_escape(notation_words.in_language(example, language))}
             for example in notation_words.EXAMPLES
         )
+    )
+
+
+@register.simple_tag
+def chip(colour):
+    """A seat's colour swatch with the colour's name in words inside it:
+    read out by screen readers, never a swatch alone (issue 29, point 10)."""
+    name = _colour_name(colour)
+    return format_html(
+        '<span class="chip" style="background: {}" title="{}"><span class="visually-hidden">{}</span></span>',
+        hex_of(colour),
+        name,
+        name,
     )

@@ -11,6 +11,7 @@ from django.contrib.auth.models import Group, User
 
 from games import engine
 from games.models import Notification
+from games.narrate import colour_name
 from games.services.game_state import load_state
 from games.services.sweeps import deadlines_sweep
 from tests.factories import seat_at, started_game, tokens
@@ -123,7 +124,8 @@ def test_an_unknown_game_is_404_for_a_moderator(mod_client):
 
 def test_a_finished_games_page_opens_with_the_final_standings_by_name(mod_client):
     game = game_over()
-    names = {seat.position: seat.name for seat in game.seats.all()}
+    # Each line names the colour in words (beside its chip), then the player.
+    names = {seat.position: f"{colour_name(seat.colour)} {seat.name}" for seat in game.seats.all()}
     page = text_of(mod_client.get(f"/mod/g/{game.public_id}/"))
     main = page[page.index("<main>") :]
     assert main.index("<section") == main.index('<section class="box decide" id="standings"')

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from games.models import Seat
+from games.narrate import colour_name
 from tests.factories import started_game, tokens, with_gold
 from tests.web.integrity_helpers import game_over
 
@@ -48,6 +49,12 @@ def names_of(game) -> dict[int, str]:
     return {seat.position: seat.name for seat in Seat.objects.filter(game=game)}
 
 
+def listed_as(game) -> dict[int, str]:
+    """Each player as a standings line starts: their colour in words (the
+    chip's name, for whoever cannot tell the chip), then their name."""
+    return {seat.position: f"{colour_name(seat.colour)} {seat.name}" for seat in Seat.objects.filter(game=game)}
+
+
 def last_race_ranking(game) -> list[int]:
     return game.state["results"][-1]["ranking"]
 
@@ -62,7 +69,7 @@ def test_the_final_standings_are_the_first_section_of_the_seat_and_spectator_pag
 
 def test_the_final_standings_name_every_player_with_their_gold_most_first_and_mark_the_winner(client, finished):
     game = with_gold(finished, [17, 42, 30])
-    names = names_of(game)
+    names = listed_as(game)
     for path in page_paths(game).values():
         lines = lines_of(standings_of(main_of(client, path)))
         assert lines == [
@@ -84,7 +91,8 @@ def test_equal_gold_put_in_order_by_the_last_race_is_explained_under_the_standin
     )
     for path in page_paths(game).values():
         section = standings_of(main_of(client, path))
-        assert [line.split(" — ")[0] for line in lines_of(section)] == [names[best], names[worst], names[middle]]
+        listed = listed_as(game)
+        assert [line.split(" — ")[0] for line in lines_of(section)] == [listed[best], listed[worst], listed[middle]]
         assert told in html.unescape(section)
 
 

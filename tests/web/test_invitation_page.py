@@ -47,7 +47,7 @@ def test_the_invitation_page_names_the_host_the_seated_players_and_who_has_not_y
 
     assert rows == [
         "Anna (host) — has not yet taken a seat",
-        "Bruno — has taken a seat",
+        "Blue Bruno — has taken a seat",  # the chip's colour in words, then the name
         "c•••@example.com (you) — has not yet taken a seat",
         "d•••@example.net — has not yet taken a seat",
     ]
@@ -60,6 +60,7 @@ def test_a_seated_player_is_shown_with_the_chip_of_their_colour():
 
     (bruno,) = [row for row in re.findall(r"<li>(.*?)</li>", page, re.S) if "Bruno" in row]
     assert 'class="chip"' in bruno
+    assert re.search(r'class="chip"[^>]*><span class="visually-hidden">Blue</span>', bruno), "the chip is not named"
     (anna,) = [row for row in re.findall(r"<li>(.*?)</li>", page, re.S) if "Anna" in row]
     assert 'class="chip"' not in anna
 
@@ -83,5 +84,5 @@ def test_once_the_host_takes_a_seat_the_host_is_named_as_seated_and_still_as_hos
 
     rows = _rows(Client(), tokens(game)[1])
 
-    assert rows[0] == "Anna R. (host) — has taken a seat"
-    assert rows[1] == "Bruno (you) — has taken a seat"
+    assert rows[0] == "Red Anna R. (host) — has taken a seat"
+    assert rows[1] == "Blue Bruno (you) — has taken a seat"
