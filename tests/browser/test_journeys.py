@@ -106,6 +106,9 @@ def test_a_click_after_the_decision_was_made_says_what_happened_and_why(site):
     assert emailed.split("?")[0] == link
     laptop = Player(site, link, "laptop")
     laptop.open()
+    # Half typed on the laptop: the page keeps it when the game moves on
+    # (it would reload itself otherwise: games/static/games/follow.js).
+    laptop.page.locator("#decide input[name=amount]").fill("2")
     phone = Player(site, link, "phone", viewport=PHONE)
     phone.decide(Move(position, "pass", "start auction"))
     # The emailed link, opened once more after the phone decided, says what happened since.
@@ -114,8 +117,8 @@ def test_a_click_after_the_decision_was_made_says_what_happened_and_why(site):
     reader.expect_text("Since this email was sent")
     reader.expect_text(f"Player {position} passed.")
     site.screenshot(reader.page, "emailed-link-after-the-decision")
+    assert laptop.page.locator("#decide input[name=amount]").input_value() == "2"
     with site.checks.expecting(409), laptop.page.expect_navigation() as navigation:
-        laptop.page.locator("#decide input[name=amount]").fill("2")
         laptop.page.get_by_role("button", name="Bid", exact=True).click()
     assert navigation.value.status == 409
     body = laptop.page.locator("body").inner_text()
@@ -129,7 +132,10 @@ def test_a_click_after_the_decision_was_made_says_what_happened_and_why(site):
     site.checks.assert_clean()
 
 
-def test_a_deadline_default_is_named_as_the_reason_a_click_came_too_late(site):
+def test_a_deadline_default_is_named_as_the_reason_a_click_came_too_late(site, settings):
+    # The click comes before the page next asks whether the game moved on
+    # (games/static/games/follow.js would reload it then).
+    settings.PAGE_FOLLOW_SECONDS = 3600
     game = started_game(3)
     link, position = mover_link(site, game)
     laptop = Player(site, link, "laptop")

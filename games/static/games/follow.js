@@ -87,7 +87,7 @@
       })
       .then(function (text) {
         asking = false;
-        if (text !== null && text.trim() !== version) { moved(); }
+        if (!stopped && text !== null && text.trim() !== version) { moved(); }
         later();
       }, function () {
         // Offline for a moment: ask again at the next turn.
@@ -95,6 +95,15 @@
         later();
       });
   }
+
+  // Leaving the page (a form sent, a link followed, an address typed): a
+  // reload now would cancel that navigation, a decision's POST included.
+  function leaving() {
+    stopped = true;
+    window.clearTimeout(timer);
+  }
+  document.addEventListener("submit", leaving);
+  window.addEventListener("beforeunload", leaving);
 
   document.addEventListener("visibilitychange", function () {
     if (document.hidden) {
