@@ -45,7 +45,7 @@ def webhook_on_loopback(settings):
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True
 
 
-def test_every_page_passes_axe_and_reads_at_4_5_to_1_in_both_schemes(site, chromium, axe, webhook_on_loopback):
+def test_every_page_passes_axe_and_reads_at_4_5_to_1_in_both_schemes(axe, site, chromium, webhook_on_loopback):
     def check(page, stop, language):
         found = [] if stop.email else axe_serious(page)
         found += overflow(page)  # nor at desktop width

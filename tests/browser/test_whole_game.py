@@ -32,7 +32,7 @@ def create_game(site) -> None:
     response = page.goto(site.url + "/")
     assert response.status == 200
     with page.expect_navigation():
-        page.get_by_role("button", name="Start a new game").click()
+        page.get_by_role("link", name="Start a new game").click()
     page.fill("input[name=host_name]", PEOPLE[0][0])
     page.fill("input[name=host_email]", PEOPLE[0][1])
     page.fill("textarea[name=other_emails]", "\n".join(email for _, email, _, _ in PEOPLE[1:]))
