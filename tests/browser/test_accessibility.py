@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.audit import DESKTOP, axe_missing, axe_required, axe_serious, low_contrast
+from tests.browser.audit import DESKTOP, axe_missing, axe_required, axe_serious, low_contrast, overflow
 from tests.browser.tour import walk
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,9 +45,10 @@ def webhook_on_loopback(settings):
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True
 
 
-def test_every_page_passes_axe_and_reads_at_4_5_to_1_in_both_schemes(site, chromium, axe, webhook_on_loopback):
+def test_every_page_passes_axe_and_reads_at_4_5_to_1_in_both_schemes(axe, site, chromium, webhook_on_loopback):
     def check(page, stop, language):
         found = [] if stop.email else axe_serious(page)
+        found += overflow(page)  # nor at desktop width
         found += [f"light scheme: {problem}" for problem in low_contrast(page, "light")]
         found += [f"dark scheme: {problem}" for problem in low_contrast(page, "dark")]
         found += [f"a chip without its colour's name, in {text!r}" for text in page.evaluate(_UNNAMED_CHIPS)]

@@ -32,7 +32,7 @@ def create_game(site) -> None:
     response = page.goto(site.url + "/")
     assert response.status == 200
     with page.expect_navigation():
-        page.get_by_role("button", name="Start a new game").click()
+        page.get_by_role("link", name="Start a new game").click()
     page.fill("input[name=host_name]", PEOPLE[0][0])
     page.fill("input[name=host_email]", PEOPLE[0][1])
     page.fill("textarea[name=other_emails]", "\n".join(email for _, email, _, _ in PEOPLE[1:]))
@@ -60,9 +60,10 @@ def check_invitation_names_everyone(site, player) -> None:
     """Two have taken their seats: the third's invitation names them, the
     host marked, and the one still missing by a masked address."""
     page = player.open()
-    listed = [line.strip() for line in page.locator("ul.invitees li").all_inner_texts()]
-    assert listed[0] == "Anna (host) — has taken a seat", listed
-    assert listed[1] == "Bruno — has taken a seat", listed
+    # Each seated player's colour is named in words (beside its chip) before the name.
+    listed = [" ".join(line.split()) for line in page.locator("ul.invitees li").all_inner_texts()]
+    assert listed[0] == "Red Anna (host) — has taken a seat", listed
+    assert listed[1] == "Blue Bruno — has taken a seat", listed
     assert listed[2] == "c•••@example.com (you) — has not yet taken a seat", listed
     assert listed[3] == "d•••@example.com — has not yet taken a seat", listed
     assert "dmitri@example.com" not in page.locator("body").inner_text()
@@ -74,7 +75,12 @@ def check_standings_first(page, names: list[str]) -> None:
     each player by name with their gold."""
     first = page.locator("main section").first
     assert first.get_attribute("id") == "standings", f"the first section is {first.inner_text()[:200]!r}"
-    listed = first.locator("li").all_inner_texts()
+    # Each line: the chip, its colour named in words, then the player.
+    rows = first.locator("li").evaluate_all(
+        "lis => lis.map(li => [li.querySelector('.chip').textContent, li.innerText.trim()])"
+    )
+    assert all(colour and line.startswith(colour) for colour, line in rows), rows
+    listed = [line.removeprefix(colour) for colour, line in rows]
     assert sorted(line.split(" — ")[0].strip() for line in listed) == sorted(names), listed
     assert all(" gold" in line for line in listed), listed
 

@@ -45,6 +45,9 @@ class Stop:
     path: str
     moderator: bool = False
     email: bool = False
+    # What the page must show in this state (a CSS selector), or must not
+    # (``shows`` prefixed with "!"), so that the tour cannot drift unseen.
+    shows: str = ""
 
 
 # Pages that are the same whatever the game does.
@@ -53,9 +56,20 @@ PAGES = [
     Stop("new-game", "/new/"),
     Stop("rules", "/rules/"),
     Stop("send-my-links", "/link/"),
+    Stop("links-sent", "/link/sent/"),
+    Stop("game-created", "/new/sent/"),
     Stop("api-docs", "/api/"),
     Stop("moderator-login", "/mod/login/"),
 ]
+
+
+# The field of each decision kind's form on the seat page.
+DECISION_FIELDS = {
+    "bid": "#decide input[name=amount]",
+    "roll": "#decide button[value=roll]",
+    "push": "#decide input[name=target]",
+    "remove": "#decide input[name^=slot_]",
+}
 
 
 @dataclass
@@ -108,7 +122,10 @@ def game_tour(site) -> Iterator[tuple[Tour, list[Stop]]]:
         assert game.status == Game.Status.RUNNING, f"the game ended before a {kind} decision"
         mover = engine.to_move(load_state(game))
         waiting = (mover + 1) % PLAYERS
-        stops = [Stop(f"seat-{kind}", f"/s/{links[mover]}/"), Stop(f"seat-waiting-{kind}", f"/s/{links[waiting]}/")]
+        stops = [
+            Stop(f"seat-{kind}", f"/s/{links[mover]}/", shows=DECISION_FIELDS[kind]),
+            Stop(f"seat-waiting-{kind}", f"/s/{links[waiting]}/", shows="!#decide"),
+        ]
         if kind == "bid":
             stops += [
                 Stop("api-tokens", f"/s/{links[1]}/api/"),
@@ -124,8 +141,8 @@ def game_tour(site) -> Iterator[tuple[Tour, list[Stop]]]:
     game = play_until(game, lambda state: False)
     assert game.status == Game.Status.OVER
     yield tour, [
-        Stop("seat-game-over", f"/s/{links[0]}/"),
-        Stop("spectator-game-over", f"/g/{game.public_id}/"),
+        Stop("seat-game-over", f"/s/{links[0]}/", shows="#standings"),
+        Stop("spectator-game-over", f"/g/{game.public_id}/", shows="#standings"),
         Stop("moderator-game-over", f"/mod/g/{game.public_id}/", moderator=True),
         Stop("moderator-dashboard-over", "/mod/", moderator=True),
     ]
@@ -178,5 +195,8 @@ def walk(site, chromium, check: Check, viewport: dict) -> list[str]:
                 for stop in stops:
                     response = page.goto(site.url + stop.path)
                     assert response.status == 200, f"{stop.name} ({language}) answered {response.status}"
+                    if stop.shows:
+                        shown = page.locator(stop.shows.removeprefix("!")).count() > 0
+                        assert shown != stop.shows.startswith("!"), f"{stop.name} ({language}): {stop.shows}"
                     problems += [f"{stop.name} ({language}): {problem}" for problem in check(page, stop, language)]
     return problems
