@@ -131,6 +131,8 @@ def game_tour(site) -> Iterator[tuple[Tour, list[Stop]]]:
                 Stop("api-tokens", f"/s/{links[1]}/api/"),
                 Stop("webhook", f"/s/{links[1]}/webhooks/{hook.pk}/"),
                 Stop("player-home-running", f"/h/{home_token(home)}/"),
+                Stop("settings", f"/s/{links[1]}/settings"),
+                Stop("history", f"/s/{links[1]}/history"),
             ]
         stops += [
             Stop(f"spectator-{kind}", f"/g/{game.public_id}/"),
