@@ -46,7 +46,8 @@ class Mailbox:
 
     def seat_link(self, to: str, subject: str) -> str:
         self.open_message(to, subject)
-        return self.page.locator("pre a[href*='/s/']").first.get_attribute("href")
+        # Not a decision link: those open a confirmation page (games/web/confirm.py).
+        return self.page.locator("pre a[href*='/s/']:not([href*='/confirm?'])").first.get_attribute("href")
 
     def count(self, to: str, subject: str) -> int:
         self.page.goto(f"{self.site.url}/dev/mailbox/")

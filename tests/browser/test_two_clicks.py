@@ -79,6 +79,7 @@ def decide_from_the_email(site, seat: Seat, link_text: str, notation: str, shot:
     game.refresh_from_db()
     version = game.version
     page = open_turn_email(site, seat)
+    site.screenshot(page, f"email-{shot}")
     clicks = Clicks(page)
     clicks.click(page.locator("a.quick", has_text=link_text).first)
     assert "/confirm?" in page.url

@@ -100,6 +100,9 @@ def _lists_the_notation_of(language: str, text: str) -> bool:
     """Every example in ``language`` and none in the other ("pass" is not
     read inside "passe")."""
 
+    # Addresses are not words: a decision link's query says "action=pass" in every language.
+    text = re.sub(r"https?://[^\s\"'<>]+", "", text)
+
     def shows(example: str) -> bool:
         return re.search(rf"(?<![\w:]){re.escape(example)}(?![\w:])", text) is not None
 

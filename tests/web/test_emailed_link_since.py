@@ -34,7 +34,8 @@ def _emailed_link(seat: Seat) -> str:
     """The link of the latest turn email to this seat, exactly as written."""
     turns = [m for m in mail.outbox if seat.email in m.to and "turn" in (m.tags or [])]
     assert turns, f"no turn email to {seat.email}"
-    (link,) = set(EMAILED_LINK.findall(turns[-1].body))
+    # The decision links (each to a confirmation page) are not the seat link.
+    (link,) = {found for found in EMAILED_LINK.findall(turns[-1].body) if "/confirm?" not in found}
     return link
 
 
