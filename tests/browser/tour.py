@@ -28,6 +28,8 @@ from tests.browser.people import Mailbox
 from tests.factories import COLOURS, play_until, seat_at, tokens
 
 MODERATOR = ("mia", "a long secret 42")
+# The one-button pages a turn email's decision links open, one per kind that has them.
+CONFIRMED = {"bid": "action=pass", "roll": "action=roll", "push": "action=push&target=none"}
 PLAYERS = 4
 # The invited player's address: their home page lists the game.
 INVITED = "p1@example.com"
@@ -126,6 +128,13 @@ def game_tour(site) -> Iterator[tuple[Tour, list[Stop]]]:
             Stop(f"seat-{kind}", f"/s/{links[mover]}/", shows=DECISION_FIELDS[kind]),
             Stop(f"seat-waiting-{kind}", f"/s/{links[waiting]}/", shows="!#decide"),
         ]
+        if kind in CONFIRMED:
+            stops.append(
+                Stop(
+                    f"confirm-{kind}",
+                    f"/s/{links[mover]}/confirm?version={game.decision_version}&{CONFIRMED[kind]}",
+                )
+            )
         if kind == "bid":
             stops += [
                 Stop("api-tokens", f"/s/{links[1]}/api/"),
