@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from games import engine
 from games.models import ActionRecord, Game, Notification, Seat
 from games.narrate import describe_notation
+from games.selectors.decision import roll_told
 from games.services.decisions import decision_submit
 from games.services.game_state import load_state
 from tests.browser.people import Mailbox
@@ -91,10 +92,13 @@ def decide_from_the_email(site, seat: Seat, link_text: str, notation: str, shot:
     clicks.click(confirm.locator("button[type=submit]"))
     body = page.locator("body").inner_text()
     names = {s.colour: s.name for s in Seat.objects.filter(game=game)}
-    with translation.override(seat.language):
-        done = gettext("Done: %(decision)s.") % {"decision": describe_notation(notation, names)}
-    assert done in body, f"the seat page does not say {done!r}:\n{body[:1500]}"
+    decided_at = game.decision_version
     game.refresh_from_db()
+    with translation.override(seat.language):
+        # A roll is answered with the die and where it took the chair.
+        told = roll_told(game, seat.colour, decided_at) if notation == "roll" else None
+        done = gettext("Done: %(decision)s.") % {"decision": told or describe_notation(notation, names)}
+    assert done in body, f"the seat page does not say {done!r}:\n{body[:1500]}"
     assert game.version > version, "the decision did not move the game"
     last = ActionRecord.objects.filter(game=game, seat=seat.position).order_by("-seq").first()
     assert last is not None and last.action == notation

@@ -95,7 +95,7 @@ def test_a_failing_webhook_is_retried_with_backoff_and_switched_off_after_a_day_
     # Nothing more goes to it; the seat page says it is switched off.
     next_turn_of(game, 1)
     assert WebhookDelivery.objects.filter(webhook=hook).count() == 1
-    assert "switched off after failing for a day" in Client().get(f"/s/{tokens(game)[1]}/").content.decode()
+    assert "switched off after failing for a day" in Client().get(f"/s/{tokens(game)[1]}/settings").content.decode()
 
 
 def test_a_delivery_that_goes_through_ends_the_failing_streak(receiver, settings):
