@@ -17,6 +17,7 @@ absences'. A page is never older than the rows it was asked with."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 
@@ -101,9 +102,11 @@ def _column(model: type[models.Model], name: str) -> str:
     return connection.ops.quote_name(str(field.column))
 
 
+@functools.cache
 def _statement(game_of_page: str) -> str:
     """Every shown column of every seat of one game, then the game's shown
-    columns, by position; ``game_of_page`` is SQL giving the game's id."""
+    columns, by position; ``game_of_page`` is SQL giving the game's id.
+    Written once per process: the models' columns do not change while it runs."""
     quoted = connection.ops.quote_name
     columns = [f"s.{_column(Seat, name)}" for name in SHOWN_SEAT_FIELDS]
     columns += [f"g.{_column(Game, name)}" for name in SHOWN_GAME_COLUMNS]
@@ -129,6 +132,7 @@ def page_rows(game: Game) -> PageRows:
     return _made(_rows("%s", game.pk), game.pk)
 
 
+@functools.cache
 def _game_of_link() -> str:
     return (
         f"SELECT {_column(Seat, 'game')} FROM {connection.ops.quote_name(Seat._meta.db_table)} "
@@ -172,6 +176,7 @@ def _absences(game_id: int, rows: list[tuple]) -> list[tuple]:
     ]
 
 
+@functools.cache
 def _version_statement(where: str) -> str:
     """The game's version and what a seat link's check needs, nothing else:
     an open page asks for it every few seconds."""
@@ -212,3 +217,14 @@ def spectator_version(public_id: str) -> int | None:
         )
         row = cursor.fetchone()
     return None if row is None else row[0]
+
+
+def seat_and_its_table(seat_id: int) -> tuple[Seat, list[Seat]] | None:
+    """The seat and every seat of its game by position (itself among them),
+    all holding one game object, in one query; None if there is no such seat."""
+    seats = list(Seat.objects.filter(game__seats__pk=seat_id).select_related("game").order_by("position"))
+    if not seats:
+        return None
+    for seat in seats[1:]:
+        seat.game = seats[0].game
+    return next(seat for seat in seats if seat.pk == seat_id), seats

@@ -5,6 +5,7 @@ the spectator's and the moderators' pages."""
 from __future__ import annotations
 
 import functools
+import hashlib
 import zoneinfo
 
 from django.utils import timezone
@@ -274,6 +275,7 @@ def public_sections(game: Game, names: dict, *, moderated: bool = True, history_
     observation = _observed(game, None)
     return {
         "public": observation,
+        "races_run_key": races_run_key(observation, names),
         "board_svg": functools.cache(
             lambda: board_svg(observation, engine.Ruleset.from_json(game.ruleset), names)
         ),
@@ -285,12 +287,24 @@ def public_sections(game: Game, names: dict, *, moderated: bool = True, history_
     }
 
 
-def seat_page(seat: Seat, since: int | None = None, *, moderated: bool = True) -> dict:
+def races_run_key(observation: engine.Observation, names: dict) -> str:
+    """What the table of races run shows, in a few bytes: a race's result
+    never changes once run, so the table is the same from the end of one race
+    to the end of the next, whatever else happens meanwhile (the names are in
+    it: a moderator may hand a seat to another player)."""
+    told = "|".join(f"{colour}={name}" for colour, name in sorted(names.items()))
+    return f"{len(observation['results'])}:{hashlib.sha256(told.encode()).hexdigest()[:16]}"
+
+
+def seat_page(
+    seat: Seat, since: int | None = None, *, moderated: bool = True, seats: list[Seat] | None = None
+) -> dict:
     """Everything the seat page shows but its forms; ``inviting`` says which
     page it is, and the ``*_initial`` and flags say which forms it has.
-    ``since`` is the game version of the email whose link was opened."""
+    ``since`` is the game version of the email whose link was opened;
+    ``seats`` the game's seats, if the caller read them with ``seat``."""
     game = seat.game
-    seats = game_seats(game)
+    seats = game_seats(game) if seats is None else seats
     context: dict = {"seat": seat, "game": game, "seats": seats, "inviting": is_inviting(game)}
     if context["inviting"]:
         context["free_colours"] = free_colours(game, seats)

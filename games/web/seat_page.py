@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from games.selectors import seat as seat_reads
-from games.selectors.game_page import PAGE_SECONDS, PageRows, page_rows, seat_page_rows
+from games.selectors.game_page import PAGE_SECONDS, PageRows, page_rows, seat_and_its_table, seat_page_rows
 
 from .decorators import number_in_query, private, with_seat
 from .forms import AcceptForm, ArrangeForm
@@ -45,7 +45,12 @@ def seat_page(request, token):
     with translation.override(viewer.language):
         page = caches["pages"].get(_key(request, viewer.seat_id, rows))
         if page is None:
-            return _page_made(request, token, rows=rows)
+            # The link was checked with the rows: the seat and its table are
+            # read by the seat's id, in one query.
+            table = seat_and_its_table(viewer.seat_id)
+            if table is None:  # the seat went between the two reads
+                return _page_made(request, token, rows=None)
+            page = _page_kept(request, *table, rows)
         request.LANGUAGE_CODE = viewer.language
         response = render(request, "seat/seat.html", page)
     response["Content-Language"] = viewer.language
@@ -70,21 +75,29 @@ def _page_made(request, seat, token, rows: PageRows | None):
     game = seat.game
     if seat_reads.is_inviting(game):
         return inviting_page(request, seat, token)
-    if rows is None:
-        rows = page_rows(game)
-    # Kept under the key of the rows read before it was made: a page is never
-    # filed under rows newer than the ones it shows.
-    page = _page(
-        seat, _since(request, rows.version), moderated=rows.moderated, shared_key=rows.shared_key(seat.time_zone)
-    )
-    caches["pages"].set(_key(request, seat.pk, rows), page, PAGE_SECONDS)
+    page = _page_kept(request, seat, None, rows or page_rows(game))
     return render(request, "seat/seat.html", page)
 
 
-def _page(seat, since: int | None, *, moderated: bool, shared_key: str) -> dict:
+def _page_kept(request, seat, seats: list | None, rows: PageRows) -> dict:
+    """The page made from ``seats`` (``seat`` among them; None: read them), kept under the
+    key of the rows read before it was made: a page is never filed under
+    rows newer than the ones it shows."""
+    page = _page(
+        seat,
+        seats,
+        _since(request, rows.version),
+        moderated=rows.moderated,
+        shared_key=rows.shared_key(seat.time_zone),
+    )
+    caches["pages"].set(_key(request, seat.pk, rows), page, PAGE_SECONDS)
+    return page
+
+
+def _page(seat, seats: list | None, since: int | None, *, moderated: bool, shared_key: str) -> dict:
     """The title and the HTML below the header, and the ids of its forms.
     Made without the request, so nothing of one request can be kept."""
-    context = seat_reads.seat_page(seat, since=since, moderated=moderated)
+    context = seat_reads.seat_page(seat, since=since, moderated=moderated, seats=seats)
     context.update(page_seconds=PAGE_SECONDS, shared_key=shared_key)
     if context["can_arrange"]:
         context["arrange_form"] = ArrangeForm(codes=context["arrange_codes"])

@@ -331,3 +331,39 @@ def test_a_page_made_with_the_sections_another_viewer_left_is_the_page_made_alon
     assert sum("game-board" in key for key in caches["pages"].written) == 1
     own_cards = ["Your secret cards in this lot:" in html for html in shared]
     assert own_cards == ([True, True, True, True, False] if moment == "auction" else [False] * 5)
+
+
+def _races_run_made() -> list[str]:
+    return [key for key in caches["pages"].written if "races-run" in key]
+
+
+def test_the_races_run_are_made_once_from_one_races_end_to_the_next(game):
+    """A race's result never changes once run: the next decisions of the
+    race that follows show the same table of races run, made once for them
+    all; a reader of another language gets it in theirs."""
+    play_until(game, lambda state: state.race is not None and state.race.number == 2, random.Random(5))
+    client, token = Client(), tokens(game)[0]
+    first = page(client, token)
+    assert "Race 1" in first
+    made = _races_run_made()
+    assert len(made) == 1
+    play_steps(game, 2, random.Random(5))
+    game.refresh_from_db()
+    assert load_state(game).race.number == 2
+    page(client, token)
+    assert _races_run_made() == made
+    _german(seat_at(game, 0))
+    after = page(Client(), token)
+    assert len(_races_run_made()) == 2
+    assert "Rennen 1" in after
+
+
+def test_a_first_view_reads_the_seat_and_its_table_in_one_query_after_the_rows(game):
+    """The link is checked once, with the rows; the seats are then read by the
+    viewer's seat id, all of them in one query, whatever the game's length."""
+    token = tokens(game)[0]
+    with CaptureQueriesContext(connection) as queries:
+        page(Client(), token)
+    seat_reads = [query["sql"] for query in queries if 'FROM "games_seat"' in query["sql"]]
+    assert len(seat_reads) == 2  # the rows' statement, then the seats with their game
+    assert 'INNER JOIN "games_game"' in seat_reads[1]
