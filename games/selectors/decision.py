@@ -77,7 +77,7 @@ def bid_terms(observation: dict, colour: str) -> dict[str, Any]:
     player = next(p for p in observation["players"] if p["colour"] == colour)
     if auction is None:
         return {}
-    lowest = 0 if auction["high_bid"] is None else auction["high_bid"] + 1
+    lowest = engine.lowest_bid(auction["high_bid"])
     hidden = sum(n for who, n in auction["cards_held"].items() if who != colour)
     mine = [card for card in auction["my_cards"] or [] if card]
     face_up = [card for card in auction["face_up"] if card]
