@@ -15,9 +15,11 @@ from .actions import (
     format_action,
     parse,
 )
+from .auction import lowest_bid
 from .defaults import default_action
 from .errors import EngineError, IllegalAction, NotationError
 from .observe import Observation, observe
+from .race import landing
 from .rules import apply, can_arrange, chance_outcomes, decision_kind, is_over, legal_actions
 from .ruleset import CLASSIC, RULESETS, BearerKind, Ruleset, get_ruleset
 from .serialize import log_from_json, log_to_json, replay, state_from_json, state_to_json
@@ -25,9 +27,9 @@ from .state import CHANCE, HOLE, State, auction_key, new_game, standings, to_mov
 
 __all__ = [
     "Action", "Arrange", "Bid", "Die", "Draw", "Pass", "Push", "Remove", "Roll", "StartPlayer",
-    "format_action", "parse", "default_action", "EngineError", "IllegalAction", "NotationError",
-    "Observation", "observe", "apply", "can_arrange", "chance_outcomes", "decision_kind", "is_over",
-    "legal_actions", "CLASSIC", "RULESETS", "BearerKind", "Ruleset", "get_ruleset",
-    "log_from_json", "log_to_json", "replay", "state_from_json", "state_to_json",
+    "format_action", "parse", "lowest_bid", "default_action", "EngineError", "IllegalAction",
+    "NotationError", "Observation", "observe", "landing", "apply", "can_arrange", "chance_outcomes",
+    "decision_kind", "is_over", "legal_actions", "CLASSIC", "RULESETS", "BearerKind", "Ruleset",
+    "get_ruleset", "log_from_json", "log_to_json", "replay", "state_from_json", "state_to_json",
     "CHANCE", "HOLE", "State", "auction_key", "new_game", "standings", "to_move",
 ]

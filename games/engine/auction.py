@@ -60,10 +60,16 @@ def start_bidding(state: State) -> State:
     return state._replace(auction=auction._replace(turn=auction.bidders[0]))
 
 
+def lowest_bid(high_bid: int | None) -> int:
+    """The lowest bid allowed in an auction whose highest bid so far is
+    ``high_bid`` (None: no bid yet)."""
+    return 0 if high_bid is None else high_bid + 1
+
+
 def bid(state: State, seat: int, amount: int) -> State:
     auction = state.auction
     assert auction is not None
-    lowest = 0 if auction.high_bid is None else auction.high_bid + 1
+    lowest = lowest_bid(auction.high_bid)
     if amount < lowest:
         raise IllegalAction(gettext_noop("a bid must be at least %(lowest)d"), lowest=lowest)
     if amount > state.gold[seat]:

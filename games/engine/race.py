@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from .errors import IllegalAction, gettext_noop
-from .ruleset import BearerKind
+from .ruleset import BearerKind, Ruleset
 from .state import (
     AWAIT_DIE,
     AWAIT_PUSH,
@@ -108,17 +108,28 @@ def push(state: State, target: int | None) -> State:
     return _end_turn(state, race, _move(state, race, target, -bearer.push))
 
 
+def landing(ruleset: Ruleset, race_number: int, start: int, steps: int) -> tuple[int, ChairStatus]:
+    """Where a chair on space ``start`` lands after moving ``steps`` spaces
+    (negative: back) in race ``race_number``, and its status then: a chair
+    that reaches the finish stops on it; one that goes back into the pond or
+    behind the lowest space falls."""
+    end = start + steps
+    finish = ruleset.finish_spaces[race_number - 1]
+    if steps > 0 and end >= finish:
+        return finish, FINISHED
+    if steps < 0 and (end < ruleset.lowest_space or end in ruleset.pond_spaces):
+        return end, POND
+    return end, RACING
+
+
 def _move(state: State, race: Race, seat: int, steps: int) -> _RaceChanges:
     """The race fields that change when ``seat``'s chair moves ``steps``."""
-    ruleset = state.ruleset
-    position = race.positions[seat] + steps
-    status: ChairStatus = RACING
+    position, status = landing(state.ruleset, race.number, race.positions[seat], steps)
     arrivals, fallen = race.arrivals, race.fallen
-    finish = ruleset.finish_spaces[race.number - 1]
-    if steps > 0 and position >= finish:
-        status, position, arrivals = FINISHED, finish, arrivals + (seat,)
-    elif steps < 0 and (position < ruleset.lowest_space or position in ruleset.pond_spaces):
-        status, fallen = POND, fallen + (seat,)
+    if status == FINISHED:
+        arrivals = arrivals + (seat,)
+    elif status == POND:
+        fallen = fallen + (seat,)
     return {
         "positions": race.positions[:seat] + (position,) + race.positions[seat + 1 :],
         "status": race.status[:seat] + (status,) + race.status[seat + 1 :],

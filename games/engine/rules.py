@@ -119,8 +119,7 @@ def legal_actions(state: State) -> Sequence[Action]:
     if kind == "bid":
         auction = state.auction
         assert auction is not None  # kind "bid" means an auction is open
-        lowest = 0 if auction.high_bid is None else auction.high_bid + 1
-        return _BidChoices(lowest, state.gold[seat])
+        return _BidChoices(auctions.lowest_bid(auction.high_bid), state.gold[seat])
     if kind == "roll":
         return [_ROLL]
     if kind == "push":

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
+from games.engine import lowest_bid
+
 Link = dict[str, Any]
 # Builds one link's facts from its action and fields.
 LinkMaker = Callable[..., Link]
@@ -49,8 +51,7 @@ def quick_decisions(context: dict[str, Any]) -> list[dict[str, Any]]:
 def _bids(observation: dict[str, Any], viewer: str, link: LinkMaker) -> list[Link]:
     auction = observation.get("auction") or {}
     gold = next((p["gold"] for p in observation["players"] if p["colour"] == viewer), 0)
-    high = auction.get("high_bid")
-    lowest = 0 if high is None else high + 1
+    lowest = lowest_bid(auction.get("high_bid"))
     amounts = sorted({lowest + step for step in BID_STEPS if lowest + step <= gold})
     return [link("bid", amount=amount) for amount in amounts] + [link("pass")]
 

@@ -16,6 +16,7 @@ from games.engine import (
     decision_kind,
     default_action,
     legal_actions,
+    lowest_bid,
     to_move,
 )
 
@@ -59,7 +60,7 @@ def sensible_action(state: State, rng: random.Random) -> Action | None:
     current = _worth(state, [c for c in state.displays[seat] if c >= 0]) if state.displays[seat] else 0
     edge = expected - (current if auction.kind == "substitute_auction" else average * 0.6)
     limit = min(state.gold[seat], max(0, round(edge * 12 + rng.randint(-2, 3))))
-    lowest = 0 if auction.high_bid is None else auction.high_bid + 1
+    lowest = lowest_bid(auction.high_bid)
     if lowest <= limit and (auction.high_bid is None or rng.random() < 0.85):
         return Bid(lowest)
     return Pass()

@@ -22,7 +22,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import comb
 
-from games.engine import Action, Bid, Pass, Push, Remove, Roll, Ruleset
+from games.engine import Action, Bid, Pass, Push, Remove, Roll, Ruleset, lowest_bid
 from games.engine.observe import Observation
 
 from . import race_model
@@ -126,7 +126,7 @@ def _bid(view: Observation, ruleset: Ruleset, rng: random.Random) -> Action:
     auction = view["auction"]
     assert auction is not None  # a bid is asked for in an auction
     me = my_seat(view)
-    lowest = 0 if auction["high_bid"] is None else auction["high_bid"] + 1
+    lowest = lowest_bid(auction["high_bid"])
     gold = view["players"][me]["gold"]
     if lowest > gold:
         return Pass()

@@ -13,7 +13,7 @@ from games.models import Game, Seat
 from games.narrate import colour_name
 from games.services.seats import game_seats
 
-from .seat import _state, decisions_since
+from .seat import decisions_since, game_state
 
 
 def _problem(why: str, message: str = "", **more: Any) -> dict[str, Any]:
@@ -36,7 +36,7 @@ def decision_preview(seat: Seat, text: str, version: int) -> dict[str, Any]:
         return _problem("stale", happened=happened, names=names)
     if game.status != Game.Status.RUNNING:
         return _problem("not_running", status=game.status)
-    state = _state(game)
+    state = game_state(game)
     if engine.to_move(state) != seat.position:
         return _problem("not_yours")
     try:

@@ -15,18 +15,6 @@ from games.models import ActionRecord, Game
 from games.narrate import bearer_name, card_name, movement_words
 
 
-def _landing(ruleset: engine.Ruleset, race: dict, start: int, steps: int) -> tuple[int, str]:
-    """Where a chair on ``start`` lands after ``steps`` (negative: back), and
-    its status then, as the engine's race rules move it."""
-    end = start + steps
-    finish = ruleset.finish_spaces[race["number"] - 1]
-    if steps > 0 and end >= finish:
-        return finish, "finished"
-    if steps < 0 and (end < ruleset.lowest_space or end in ruleset.pond_spaces):
-        return end, "pond"
-    return end, "racing"
-
-
 def _space(ruleset: engine.Ruleset, position: int) -> str:
     if position == ruleset.start_space:
         return _("START")
@@ -47,7 +35,7 @@ def roll_faces(ruleset: engine.Ruleset, observation: dict, colour: str) -> list[
         if card is None or card["code"] not in kinds:
             continue
         kind = kinds[card["code"]]
-        end, status = _landing(ruleset, race, start, kind.move)
+        end, status = engine.landing(ruleset, race["number"], start, kind.move)
         said = movement_words(start, end, status)
         if kind.push:
             said = _("%(movement)s, then may push another racing chair back %(n)d") % {
@@ -70,7 +58,7 @@ def push_targets(ruleset: engine.Ruleset, observation: dict, colour: str) -> lis
     for other, chair in race["chairs"].items():
         if other == colour or chair["status"] != "racing":
             continue
-        end, status = _landing(ruleset, race, chair["position"], -push)
+        end, status = engine.landing(ruleset, race["number"], chair["position"], -push)
         targets.append(
             {
                 "colour": other,
@@ -89,7 +77,7 @@ def bid_terms(observation: dict, colour: str) -> dict[str, Any]:
     player = next(p for p in observation["players"] if p["colour"] == colour)
     if auction is None:
         return {}
-    lowest = 0 if auction["high_bid"] is None else auction["high_bid"] + 1
+    lowest = engine.lowest_bid(auction["high_bid"])
     hidden = sum(n for who, n in auction["cards_held"].items() if who != colour)
     mine = [card for card in auction["my_cards"] or [] if card]
     face_up = [card for card in auction["face_up"] if card]

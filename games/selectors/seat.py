@@ -28,7 +28,7 @@ HISTORY_LIMIT = 40
 SEAT_HISTORY_LIMIT = 5
 
 
-def _state(game: Game) -> engine.State:
+def game_state(game: Game) -> engine.State:
     """The game's state, parsed once for everything a page reads of it (a
     state is never changed in place: a new one is a new object)."""
     if game.state is None:
@@ -48,7 +48,7 @@ def observation_for(game: Game, seat: Seat | None) -> engine.Observation | None:
 
 def _observed(game: Game, seat: Seat | None) -> engine.Observation:
     """What ``seat`` (or a spectator, with None) may know of a started game."""
-    return engine.observe(_state(game), None if seat is None else seat.position)
+    return engine.observe(game_state(game), None if seat is None else seat.position)
 
 
 def history(
@@ -356,7 +356,7 @@ def seat_observation(seat: Seat) -> engine.Observation | None:
 def _orders_initial(seat: Seat) -> dict:
     orders = seat.standing_orders or {}
     game = seat.game
-    current = engine.auction_key(_state(game)) if game.state else None
+    current = engine.auction_key(game_state(game)) if game.state else None
     scope = orders.get("bid_auction")
     # A limit for an auction that has ended is over: not shown, so saving
     # the form for another reason does not set it again.

@@ -45,7 +45,7 @@ def _bid(orders: dict, state: engine.State) -> engine.Action | None:
     seat = engine.to_move(state)
     if auction is None or seat is None:
         raise ValueError("a bid is decided with an auction under way and a seat to move")
-    lowest = 0 if auction.high_bid is None else auction.high_bid + 1
+    lowest = engine.lowest_bid(auction.high_bid)
     if lowest <= min(limit, state.gold[seat]):
         return engine.Bid(lowest)
     return engine.Pass()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import HOLE, IllegalAction, observe
+from games.engine import HOLE, IllegalAction, lowest_bid, observe
 
 from .scripting import new, play, racing
 from .test_setup import (
@@ -71,6 +71,12 @@ def test_a_bid_must_exceed_the_high_bid():
         state, gold=(50,) * 4, displays=((),) * 4, discard=(), deck=36,
         to_move="green", phase="start_auction",
     )
+
+
+def test_the_lowest_bid_allowed_is_zero_at_first_then_one_over_the_high_bid():
+    assert lowest_bid(None) == 0
+    assert lowest_bid(0) == 1
+    assert lowest_bid(5) == 6
 
 
 def test_bid_above_own_gold_is_illegal_and_changes_nothing():

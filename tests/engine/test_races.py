@@ -11,7 +11,7 @@ import dataclasses
 
 import pytest
 
-from games.engine import CHANCE, CLASSIC, IllegalAction, Push, decision_kind, legal_actions, to_move
+from games.engine import CHANCE, CLASSIC, IllegalAction, Push, decision_kind, landing, legal_actions, to_move
 from tests.engine.scripting import do, racing, rounds, run
 
 RED, YELLOW, GREEN, BLUE, WHITE = 0, 1, 2, 3, 4
@@ -184,6 +184,19 @@ def test_goof_from_minus_two_falls_into_the_pond():
     assert state.race.status == ("pond", "racing", "racing")
     assert state.race.positions[RED] < -2
     assert to_move(state) == YELLOW
+
+
+def test_landing_tells_where_a_move_ends_as_the_race_moves_chairs():
+    # What pages show before a move is made; finish 18 in race 2.
+    assert landing(CLASSIC, 2, 16, 3) == (18, "finished")
+    assert landing(CLASSIC, 2, 15, 3) == (18, "finished")
+    assert landing(CLASSIC, 2, 14, 3) == (17, "racing")
+    assert landing(CLASSIC, 1, 14, 3) == (15, "finished")
+    assert landing(CLASSIC, 1, 0, -2) == (-2, "racing")
+    assert landing(CLASSIC, 1, -1, -2) == (-3, "pond")
+    pond_on_3 = dataclasses.replace(CLASSIC, name="pond-on-3", pond_spaces=(3,))
+    assert landing(pond_on_3, 1, 5, -2) == (3, "pond")
+    assert landing(pond_on_3, 1, 1, 2) == (3, "racing")
 
 
 # --- the Devil ----------------------------------------------------------------
