@@ -47,7 +47,8 @@ keeps no query log with DEBUG off).
 Targets (issues 28 and 29): a seat GET of a version seen before within 3x
 the static page, the first view of a new version within 7x, the version
 check within 1.5x; decision POST and API decision within 2x the minimal
-decision (medians); query counts that do not grow with game length. On a shared machine the speed of everything drifts by half or more
+decision (medians); query counts that do not grow with game length.
+On a shared machine the speed of everything drifts by half or more
 within a minute; a floor measured before and after a figure met another
 machine than the figure did, and the ratios swung by as much. A floor
 request beside every timed request meets the same machine.

@@ -11,7 +11,8 @@ its Host header and, for https, as the TLS server name the certificate is
 checked against.
 
 Private, loopback, link-local, multicast, reserved and unspecified
-addresses are refused unless WEBHOOK_ALLOW_PRIVATE_ADDRESSES is on (a test
+addresses, and IPv6 addresses that carry an IPv4 one (6to4, Teredo, NAT64,
+ISATAP...), are refused unless WEBHOOK_ALLOW_PRIVATE_ADDRESSES is on (a test
 receiver on the loopback, a service on a private network), which also
 allows plain http; otherwise https is required."""
 
@@ -87,11 +88,32 @@ def target_of(url: str) -> Target:
     return Target(scheme=scheme, host=host, port=port or (443 if scheme == "https" else 80), path=path)
 
 
+# IPv6 ranges that carry an IPv4 address inside, which a relay or gateway may
+# deliver to: 6to4 (RFC 3056), Teredo (RFC 4380), NAT64's well-known and
+# local prefixes (RFC 6052, RFC 8215), IPv4-compatible (RFC 4291, deprecated)
+# and IPv4-translated (RFC 2765). Refused by the list, not by the library's
+# is_global, whose view of them changes between Python versions (3.11 counts
+# 2002::/16 as global).
+TRANSITION_RANGES = tuple(
+    ipaddress.IPv6Network(network)
+    for network in ("2002::/16", "2001::/32", "64:ff9b::/96", "64:ff9b:1::/48", "::/96", "::ffff:0:0:0/96")
+)
+# ISATAP (RFC 5214) writes the IPv4 address into the interface identifier
+# (::0:5efe:a.b.c.d or ::200:5efe:a.b.c.d) under any prefix.
+_ISATAP_MASK, _ISATAP_MARK = 0xFDFFFFFF, 0x00005EFE
+
+
+def _carries_ipv4(ip: ipaddress.IPv6Address) -> bool:
+    return any(ip in network for network in TRANSITION_RANGES) or (int(ip) >> 32) & _ISATAP_MASK == _ISATAP_MARK
+
+
 def address_refused(address: str) -> bool:
     """Whether an IP address lies where webhooks may not go."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address) and _carries_ipv4(ip):
+        return True
     return (
         ip.is_private
         or ip.is_loopback

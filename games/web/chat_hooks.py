@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from games.selectors import webhooks as hook_reads
@@ -17,6 +18,7 @@ from games.services.webhooks import SEAT_LIMIT, TABLE_LIMIT, webhook_add, webhoo
 
 from .decorators import with_seat
 from .forms import WebhookForm
+from .limits import WEBHOOK_ADDS_PER_CLIENT, WEBHOOK_ADDS_PER_SEAT, client_ip, limits_hit
 
 
 def seat_section(seat) -> dict:
@@ -51,6 +53,20 @@ def webhook_add_view(request, seat, token):
     form = WebhookForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Nothing was saved. %(problem)s") % {"problem": _form_problem(form)})
+        return _back(token)
+    # Counted before the address is looked up, which is what the limit bounds.
+    retry_after = limits_hit([(WEBHOOK_ADDS_PER_SEAT, str(seat.pk)), (WEBHOOK_ADDS_PER_CLIENT, client_ip(request))])
+    if retry_after is not None:
+        minutes = max(1, (retry_after + 59) // 60)
+        messages.error(
+            request,
+            ngettext(
+                "Nothing was saved: too many webhooks were tried in the last hour. Try again in %(n)d minute.",
+                "Nothing was saved: too many webhooks were tried in the last hour. Try again in %(n)d minutes.",
+                minutes,
+            )
+            % {"n": minutes},
+        )
         return _back(token)
     try:
         hook = webhook_add(seat=seat, **form.cleaned_data)

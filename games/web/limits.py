@@ -1,5 +1,5 @@
 """Rate limits on the pages that send email to an address someone types in,
-counted in Django's cache (shared by every web process: see CACHES).
+or look up a name someone typed in (a webhook's), counted in Django's cache (shared by every web process: see CACHES).
 
 Each limit is a fixed window: at most ``count`` requests per ``seconds``,
 counted from the start of the window, so the page can say when it opens again.
@@ -36,6 +36,10 @@ LINKS_PER_CLIENT = Limit("links-client", 20, 3600)
 # Each new game mails up to five addresses someone typed in; friends start a
 # few games, not dozens.
 GAMES_PER_CLIENT = Limit("games-client", 5, 3600)
+# Adding a webhook makes the server look up a name the player chose: a few
+# tries an hour set one up; more would drive look-ups at will.
+WEBHOOK_ADDS_PER_SEAT = Limit("webhook-adds-seat", 10, 3600)
+WEBHOOK_ADDS_PER_CLIENT = Limit("webhook-adds-client", 30, 3600)
 
 
 def client_ip(request: HttpRequest) -> str:

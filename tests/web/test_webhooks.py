@@ -120,6 +120,12 @@ PRIVATE = "is a private, local or reserved address"
         ("https://[::1]/hook", PRIVATE),
         ("https://[fe80::1]/hook", PRIVATE),
         ("https://[::ffff:127.0.0.1]/hook", PRIVATE),
+        ("https://[2002:7f00:1::]/hook", PRIVATE),  # 6to4 of 127.0.0.1
+        ("https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook", PRIVATE),  # Teredo
+        ("https://[64:ff9b::a00:1]/hook", PRIVATE),  # NAT64 of 10.0.0.1
+        ("https://[64:ff9b:1::7f00:1]/hook", PRIVATE),  # local-use NAT64
+        ("https://[::7f00:1]/hook", PRIVATE),  # IPv4-compatible
+        ("https://[2606:4700::5efe:7f00:1]/hook", PRIVATE),  # ISATAP under a public prefix
         ("https://0.0.0.0/hook", PRIVATE),  # unspecified
         ("https://224.0.0.1/hook", PRIVATE),  # multicast
         ("https://240.0.0.1/hook", PRIVATE),  # reserved
@@ -143,6 +149,30 @@ def test_an_address_a_webhook_may_not_go_to_is_refused_with_a_reason_and_nothing
     assert "Nothing was saved" in shown and reason in shown.replace("&#x27;", "'")
     assert not Webhook.objects.exists()
     assert seat_at(game, 0).webhooks_version == version
+
+
+def test_a_public_ipv6_address_is_not_taken_for_one_that_carries_an_ipv4_address(settings):
+    from games.services.webhook_http import url_check
+
+    settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False
+    assert url_check("https://[2606:4700:4700::1111]/hook").host == "2606:4700:4700::1111"
+
+
+@pytest.mark.django_db
+def test_an_eleventh_webhook_tried_within_the_hour_is_refused_before_any_look_up(monkeypatch, settings):
+    """Each try makes the server look up the name the player gave; ten an
+    hour are counted, refused ones too, and the eleventh is not looked up."""
+    settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False
+    game = started_game(3)
+    token = tokens(game)[0]
+    client = Client()
+    asked = _resolver(monkeypatch, [["10.0.0.7"]])
+    for n in range(10):
+        assert PRIVATE in add(client, token, kind="json", url=f"https://try{n}.example.com/hook")
+    shown = add(client, token, kind="json", url="https://try10.example.com/hook")
+    assert "too many webhooks were tried in the last hour" in shown
+    assert len(asked) == 10
+    assert not Webhook.objects.exists()
 
 
 @pytest.mark.django_db
