@@ -8,6 +8,8 @@ import json
 import pickle
 import random
 import re
+import textwrap
+import time
 
 import pytest
 from django.core.cache import cache
@@ -357,6 +359,45 @@ def test_a_table_webhook_tells_every_race_and_the_end_and_no_delivery_holds_a_li
         assert_not_shown(text, secret_at[versions[arrival.delivery]], f"seat delivery {arrival.delivery}")
     assert {a.headers["X-Versailles-Event"] for a in receiver.bodies("/seat3")} == {"turn", "race", "over"}
     assert {d.webhook_id for d in deliveries} == {table.pk, discord.pk, seat_hook.pk}
+
+
+def _recipes(client: Client, token: str, hook_id: int) -> list:
+    """The ``verified`` function as the README and the webhook's page write
+    it, each run from its own text."""
+    import html as html_module
+    import pathlib
+
+    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
+    block = readme.split("def verified(", 1)[0].rsplit("```python", 1)[1] + "def verified("
+    block += readme.split("def verified(", 1)[1].split("```", 1)[0]
+    shown = client.get(f"/s/{token}/webhooks/{hook_id}/").content.decode()
+    on_page = html_module.unescape(shown.split('<pre tabindex="0">', 1)[1].split("</pre>", 1)[0])
+    found = []
+    for text in (textwrap.dedent(block), on_page):
+        space: dict = {}
+        exec(compile(text, "recipe", "exec"), space)
+        found.append(space["verified"])
+    return found
+
+
+@pytest.mark.django_db
+def test_the_documented_recipe_takes_headers_in_any_case_and_refuses_one_missing_or_odd():
+    game = started_game(3)
+    token = tokens(game)[0]
+    hook = webhook_add(seat=seat_at(game, 0), kind="json", url=PUBLIC)
+    from games.services.webhook_text import signature
+
+    body = b'{"event":"turn"}'
+    now = str(int(time.time()))
+    signed = signature(hook.secret, int(now), body)
+    for verified in _recipes(Client(), token, hook.pk):
+        assert verified(hook.secret, {"X-Versailles-Timestamp": now, "X-Versailles-Signature": signed}, body)
+        assert verified(hook.secret, {"x-versailles-timestamp": now, "x-versailles-signature": signed}, body)
+        assert not verified(hook.secret, {"x-versailles-timestamp": now}, body)
+        assert not verified(hook.secret, {"x-versailles-signature": signed}, body)
+        assert not verified(hook.secret, {"x-versailles-timestamp": "²", "x-versailles-signature": signed}, body)
+        assert not verified(hook.secret, {"x-versailles-timestamp": now, "x-versailles-signature": "sha256=é"}, body)
+        assert not verified(hook.secret, {"x-versailles-timestamp": now, "x-versailles-signature": signed}, b"{}")
 
 
 def test_the_documented_recipe_refuses_a_body_changed_after_signing():
