@@ -22,7 +22,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import comb
 
-from games.engine import Action, Bid, Pass, Push, Remove, Roll, Ruleset, lowest_bid
+from games.engine import Action, Bid, Pass, Push, Remove, Roll, Ruleset, landing, lowest_bid
 from games.engine.observe import Observation
 
 from . import race_model
@@ -187,7 +187,9 @@ def _push(view: Observation, ruleset: Ruleset) -> Action:
 
 def race_edge(view: Observation, ruleset: Ruleset, pushed: str | None) -> float:
     """The player's expected gold from this race less its racing rivals'
-    average, if ``pushed`` is pushed back now (None: nobody)."""
+    average, if ``pushed`` is pushed back now (None: nobody). A player whose
+    chair has finished (a Devil may carry it over the line and still push)
+    has its prize already: what is left to it is keeping the rivals' low."""
     race = view["race"]
     assert race is not None
     me = my_seat(view)
@@ -201,12 +203,10 @@ def race_edge(view: Observation, ruleset: Ruleset, pushed: str | None) -> float:
             continue
         position = chair["position"]
         if colour == pushed:
-            position -= back
-            if position < ruleset.lowest_space or position in ruleset.pond_spaces:
-                continue  # in the pond: out of the prizes
+            position, status = landing(ruleset, race["number"], position, -back)
+            if status == "pond":
+                continue  # out of the prizes
         chairs[seat] = position
-    if me not in chairs:
-        return 0.0
     # Rolls go round clockwise from the seat after the pusher, who rolls last.
     order = {seat: (seat - me - 1) % players for seat in chairs}
     teams = {seat: team_of(view, seat) for seat in chairs}
@@ -222,7 +222,8 @@ def race_edge(view: Observation, ruleset: Ruleset, pushed: str | None) -> float:
         return race_model.expected_prize(walks[seat], rivals, race["prizes"], taken)
 
     rivals = [worth(s) for s in chairs if s != me]
-    return worth(me) - sum(rivals) / max(1, players - 1)
+    mine = worth(me) if me in chairs else 0.0
+    return mine - sum(rivals) / max(1, players - 1)
 
 
 # --- the last-placed player's removals ---------------------------------------

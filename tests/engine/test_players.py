@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.engine import CHANCE, CLASSIC, apply, decision_kind, is_over, legal_actions, new_game, observe, to_move
+from games.engine import CHANCE, CLASSIC, Push, apply, decision_kind, is_over, legal_actions, new_game, observe, to_move
 from games.players import choose, race_model
 from games.players.autoplay import chance_action
 from games.players.playout import determinized
@@ -99,3 +99,20 @@ def test_a_better_team_is_worth_more_gold():
     assert team_worth(["+5", "+3", "+3", "devil"], rivals, CLASSIC, 1) > team_worth(
         ["goof", "+1", "+1", "+2"], rivals, CLASSIC, 1
     )
+
+
+def test_the_strong_player_whose_chair_finished_still_pushes_the_last_rival_into_the_pond():
+    """A Devil carried red over the line; yellow stands on the last space
+    before the pond. Drowning it leaves green the only one to share the prizes
+    left, and one of them unpaid: red's rivals end poorer."""
+    from tests.engine.scripting import racing, run
+
+    state = racing(
+        {"red": ["+5", "+5", "devil", "+3"], "yellow": ["goof", "+2", "+1", "+1"], "green": ["+1"] * 4},
+        start="red",
+    )
+    state = run(state, "red 1", "yellow 2", "green 1", "red 2", "yellow 1", "green 1", "red 4", "yellow 1", "green 1")
+    state = run(state, "red 3")  # the Devil: from 13 over the line at 15
+    chairs = observe(state, 0)["race"]["chairs"]
+    assert (decision_kind(state), chairs["red"]["status"], chairs["yellow"]["position"]) == ("push", "finished", -2)
+    assert choose(state, 0, "strong", random.Random(1)) == Push("yellow")
