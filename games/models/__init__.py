@@ -10,7 +10,7 @@ from .log import ActionRecord
 from .moderation import HelpRequest, ModerationEntry
 from .outbox import Notification
 from .seats import Absence, Seat, SeatHolder
-from .tokens import ApiToken, HomeLink
+from .tokens import ApiIdempotencyKey, ApiToken, HomeLink
 from .webhooks import Webhook, WebhookDelivery, new_delivery_id
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "PUBLIC_ID_ALPHABET",
     "Absence",
     "ActionRecord",
+    "ApiIdempotencyKey",
     "ApiToken",
     "Game",
     "HelpRequest",

@@ -50,3 +50,29 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return self.label or _("API token %(id)s") % {"id": self.pk}
+
+
+class ApiIdempotencyKey(models.Model):
+    """One ``Idempotency-Key`` a token sent with a decision, and the answer it
+    got. It is written in the decision's own transaction, so a decision is
+    never applied without its key row nor a key row kept for a decision
+    that was rolled back: a retry after a crash or a lost answer finds
+    either both or neither. Kept for a day (services.api_decisions)."""
+
+    token = models.ForeignKey(
+        ApiToken, on_delete=models.CASCADE, related_name="idempotency_keys", verbose_name=_("API token")
+    )
+    key = models.CharField(max_length=255, verbose_name=_("idempotency key"))
+    # SHA-256 of the decision and version sent: the same key with another body is refused.
+    fingerprint = models.CharField(max_length=64, verbose_name=_("request fingerprint"))
+    status = models.PositiveSmallIntegerField(verbose_name=_("answer status"))
+    answer = models.JSONField(verbose_name=_("answer"))
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True, verbose_name=_("created at"))
+
+    class Meta:
+        verbose_name = _("API idempotency key")
+        verbose_name_plural = _("API idempotency keys")
+        constraints = [models.UniqueConstraint(fields=["token", "key"], name="api_idempotency_key_unique")]
+
+    def __str__(self) -> str:
+        return self.key

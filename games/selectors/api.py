@@ -5,7 +5,7 @@ games/web/openapi.py documents."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from games import engine
 from games.models import ActionRecord, Game, Seat
@@ -78,29 +78,109 @@ def game_view(game: Game, viewer: Seat | None) -> dict:
     return view
 
 
+def _entry(record: ActionRecord, colours: dict[int, str | None], names: dict) -> dict:
+    return {
+        "seq": record.seq,
+        "at": _iso(record.created_at),
+        "actor": record.actor,
+        "source": record.source,
+        "colour": colours.get(record.seat),
+        # A seat's decision is public (bids, rolls, pushes, removals and
+        # arrangements all show on the board); a chance step's may not be
+        # (a card drawn face down), so its events alone say what it did.
+        "decision": None if record.seat == engine.CHANCE else record.action,
+        "events": record.events,
+        "text": [text for text in (str(describe(event, names)) for event in record.events) if text],
+    }
+
+
+_ENTRY_FIELDS = ("seq", "seat", "actor", "source", "action", "events", "created_at")
+
+
 def history_page(game: Game, after: int) -> dict:
-    """The log's public events after step ``after``, oldest first, each
-    with a sentence per event in the active language."""
+    """The log after version ``after``, oldest first: every decision a seat
+    made (whoever made it for the seat: the player, a standing order, the
+    deadline, the autopilot, a computer player, a moderator), and every
+    chance step with a public event, each with a sentence per event in the
+    active language."""
     records = list(
         ActionRecord.objects.filter(game_id=game.pk, seq__gt=max(after, 0))
-        .exclude(events=[])
+        # A chance step with nothing public (a card dealt face down) is left out.
+        .exclude(events=[], seat=engine.CHANCE)
         .order_by("seq")
-        .only("seq", "seat", "actor", "events", "created_at")[: HISTORY_PAGE + 1]
+        .only(*_ENTRY_FIELDS)[: HISTORY_PAGE + 1]
     )
     more = len(records) > HISTORY_PAGE
     records = records[:HISTORY_PAGE]
     seats = game_seats(game)
     colours = {seat.position: seat.colour for seat in seats}
     names = {seat.colour: seat.name for seat in seats}
-    entries = [
-        {
-            "seq": record.seq,
-            "at": _iso(record.created_at),
-            "actor": record.actor,
-            "colour": colours.get(record.seat),
-            "events": record.events,
-            "text": [text for text in (str(describe(event, names)) for event in record.events) if text],
-        }
-        for record in records
-    ]
+    entries = [_entry(record, colours, names) for record in records]
     return {"entries": entries, "more": more, "after": entries[-1]["seq"] if entries else max(after, 0)}
+
+
+def stale_details(game_id: int, viewer_id: int, seen_version: int) -> dict:
+    """For a decision refused as stale: the seat's decision that answered
+    the decision pending at ``seen_version`` (None if none did: the version
+    was never a pending decision's, or the game ended without one), and the
+    seat's view as the game stands now."""
+    viewer = Seat.objects.select_related("game").get(pk=viewer_id)
+    game = viewer.game
+    seats = game_seats(game)
+    record = (
+        ActionRecord.objects.filter(game_id=game_id, seq__gt=seen_version)
+        .exclude(seat=engine.CHANCE)
+        # An arrangement is out of turn: it answers no pending decision.
+        .exclude(action__startswith="arrange")
+        .order_by("seq")
+        .only(*_ENTRY_FIELDS)
+        .first()
+    )
+    colours = {seat.position: seat.colour for seat in seats}
+    names = {seat.colour: seat.name for seat in seats}
+    return {
+        "decided_by": None if record is None else _entry(record, colours, names),
+        "current": game_view(game, viewer),
+    }
+
+
+def vocabulary() -> dict[str, list]:
+    """The engine's own names the API's document lists as enums."""
+    rulesets = list(engine.RULESETS.values())
+    return {
+        "phases": list(get_args(engine.Phase)),
+        "decision_kinds": list(get_args(engine.DecisionKind)),
+        "auction_kinds": list(get_args(engine.AuctionKind)),
+        "chair_statuses": list(get_args(engine.ChairStatus)),
+        "awaiting": list(get_args(engine.Awaiting)),
+        "rulesets": [ruleset.name for ruleset in rulesets],
+        "colours": list(dict.fromkeys(colour for ruleset in rulesets for colour in ruleset.colours)),
+        "codes": list(dict.fromkeys(bearer.code for ruleset in rulesets for bearer in ruleset.bearers)),
+        "actors": list(ActionRecord.Actor.values),
+        "sources": list(ActionRecord.Source.values),
+        "game_statuses": list(Game.Status.values),
+    }
+
+
+def document_examples() -> dict[str, Any]:
+    """Observations made by the engine itself for the document's examples
+    (a seat's view in the first auction and in the first race of a game
+    played by the deadline defaults), so an example can never show a shape
+    the API does not answer."""
+    state = engine.new_game(engine.CLASSIC, ["red", "yellow", "green", "blue"])
+    examples: dict[str, Any] = {}
+    for _step in range(2000):
+        mover = engine.to_move(state)
+        if mover is None:
+            break
+        if mover != engine.CHANCE and "auction" not in examples and state.auction is not None:
+            examples["auction"] = engine.observe(state, mover)
+            examples["legal"] = [engine.format_action(action) for action in engine.legal_actions(state)]
+            examples["colour"] = state.colours[mover]
+        if mover != engine.CHANCE and state.race is not None and state.race.awaiting == "roll":
+            examples["race"] = engine.observe(state, mover)
+            break
+        action = engine.chance_outcomes(state)[0] if mover == engine.CHANCE else engine.default_action(state)
+        assert action is not None  # a seat to move always has a default
+        state = engine.apply(state, mover, action)
+    return examples

@@ -64,6 +64,14 @@ def api_tokens_live(seat: Seat) -> list[ApiToken]:
 def seat_for_api_token(secret: str) -> Seat | None:
     """The seat a bearer secret acts for, or None for a forged, ended or
     outdated one. Marks the token used (at most every LAST_USED_STEP)."""
+    token = api_token_for_secret(secret)
+    return None if token is None else token.seat
+
+
+def api_token_for_secret(secret: str) -> ApiToken | None:
+    """The live token of a bearer secret, its seat and game read with it;
+    None for a forged, ended or outdated one. Marks it used (at most every
+    LAST_USED_STEP)."""
     if not secret.startswith(PREFIX) or len(secret) > TOKEN_MAX:
         return None
     token = ApiToken.objects.select_related("seat__game").filter(token_hash=token_hash(secret), revoked_at=None).first()
@@ -72,4 +80,4 @@ def seat_for_api_token(secret: str) -> Seat | None:
     now = timezone.now()
     if token.last_used_at is None or now - token.last_used_at >= LAST_USED_STEP:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
-    return token.seat
+    return token

@@ -248,11 +248,13 @@ def arrange_submit(*, seat: Seat, codes: list[str], source: str = ActionRecord.S
         ):
             # The order it already has (a form sent back unchanged): nothing
             # to record, and the game's version stays as it is.
+            game.records_made = []  # type: ignore[attr-defined]  # on this object only, not a field
             return game
         seen = game.version
         records: list[ActionRecord] = []
         step = Step(seat.position, action, ActionRecord.Actor.PLAYER, source)
         state, version = apply_with_chance(game, state, step, seen, records)
         state_commit(game, seen, state, records, version, decision_changed=False)
+        game.records_made = records  # type: ignore[attr-defined]  # as _decide does
         return game
 

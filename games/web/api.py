@@ -11,6 +11,7 @@ sends the Authorization header to another site by itself."""
 from __future__ import annotations
 
 import json
+import re
 from functools import wraps
 
 from django.conf import settings
@@ -24,17 +25,16 @@ from django.views.decorators.csrf import csrf_exempt
 
 from games.selectors import api as api_reads
 from games.selectors.public import game_by_public_id
-from games.services.api_tokens import seat_for_api_token
-from games.services.decisions import notation_submit
-from games.services.errors import ServiceError
+from games.services.api_decisions import KEY_MAX, IdempotencyKeyReused, Outcome, api_decision_submit
+from games.services.api_tokens import api_token_for_secret
 from games.services.links import token_hash
 
 from .decorators import number_in_query
 from .limits import Limit, client_ip, limits_counted
 from .openapi import document
+from .openapi_words import AFTER_MAX, DECISION_MAX, IDEMPOTENCY_KEY_PATTERN, VERSION_MAX
 
-# Longer than any decision in the notation.
-DECISION_MAX = 200
+AFTER_DIGITS = len(str(AFTER_MAX))
 
 _STATUS_OF = {
     "stale_decision": 409,
@@ -43,6 +43,7 @@ _STATUS_OF = {
     "illegal_decision": 422,
     "malformed_decision": 422,
     "refused": 422,
+    "idempotency_key_reused": 422,
 }
 
 
@@ -111,29 +112,29 @@ def api_view(methods):
 
 
 def with_api_seat(view):
-    """The seat the bearer token acts for, its language active."""
+    """The token the bearer secret is, for the seat it acts for, that
+    seat's language active."""
 
     @wraps(view)
     def wrapped(request, *args, **kwargs):
-        seat = seat_for_api_token(_bearer(request))
-        if seat is None:
+        token = api_token_for_secret(_bearer(request))
+        if token is None:
             return error(
                 401,
                 "unauthorized",
                 _("Send a valid API token as 'Authorization: Bearer <token>'. Tokens are made on the seat's page."),
                 WWW_Authenticate='Bearer realm="versailles"',
             )
-        with translation.override(seat.language):
-            response = view(request, seat, *args, **kwargs)
-        response["Content-Language"] = seat.language
+        with translation.override(token.seat.language):
+            response = view(request, token, *args, **kwargs)
+        response["Content-Language"] = token.seat.language
         return response
 
     return wrapped
 
 
 def _history(request, game) -> JsonResponse:
-    # Nine digits at most: a log step is a 32-bit column.
-    after = number_in_query(request, "after", "0", digits=9)
+    after = number_in_query(request, "after", "0", digits=AFTER_DIGITS)
     if after is None:
         return error(400, "bad_request", _("'after' must be a step number (0 or more)."))
     return JsonResponse(api_reads.history_page(game, after))
@@ -141,14 +142,14 @@ def _history(request, game) -> JsonResponse:
 
 @api_view(["GET", "HEAD"])
 @with_api_seat
-def seat_view(request, seat):
-    return JsonResponse(api_reads.game_view(seat.game, seat))
+def seat_view(request, token):
+    return JsonResponse(api_reads.game_view(token.seat.game, token.seat))
 
 
 @api_view(["GET", "HEAD"])
 @with_api_seat
-def seat_history(request, seat):
-    return _history(request, seat.game)
+def seat_history(request, token):
+    return _history(request, token.seat.game)
 
 
 def _decision_body(request) -> tuple[str, int] | str:
@@ -157,33 +158,63 @@ def _decision_body(request) -> tuple[str, int] | str:
         body = json.loads(request.body or b"null")
     except (ValueError, UnicodeDecodeError):
         return _("The body is not JSON.")
-    if not isinstance(body, dict):
+    if not isinstance(body, dict) or not set(body) <= {"decision", "version"}:
         return _('Send a JSON object: {"decision": "bid 12", "version": 7}.')
     text, version = body.get("decision"), body.get("version")
-    if not isinstance(text, str) or not text.strip() or len(text) > DECISION_MAX:
+    if isinstance(version, float) and version.is_integer():
+        version = int(version)  # JSON does not tell 7.0 from 7
+    # Only what the document's schema refuses is a bad request; a text of
+    # spaces fits it, and the notation refuses it (malformed_decision).
+    if not isinstance(text, str) or not 0 < len(text) <= DECISION_MAX:
         return _("'decision' must be a decision in the notation, such as \"bid 12\" or \"pass\".")
-    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+    if isinstance(version, bool) or not isinstance(version, int) or not 0 <= version <= VERSION_MAX:
         return _("'version' must be the decision version the decision answers (decision.version in the seat's view).")
     return text.strip(), version
 
 
+def _idempotency_key(request) -> str | None:
+    """The Idempotency-Key header, or "" for one that is not a key."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    return key if len(key) <= KEY_MAX and re.fullmatch(IDEMPOTENCY_KEY_PATTERN, key) else ""
+
+
 @api_view(["POST"])
 @with_api_seat
-def seat_decision(request, seat):
+def seat_decision(request, token):
+    seat = token.seat
+    key = _idempotency_key(request)
+    if key == "":
+        return error(400, "bad_request", _("'Idempotency-Key' must be 1 to 255 printable ASCII characters."))
     parsed = _decision_body(request)
     if isinstance(parsed, str):
         return error(400, "bad_request", parsed)
     text, version = parsed
-    try:
-        game = notation_submit(seat=seat, text=text, seen_version=version, source="api")
-    except ServiceError as refusal:
-        return error(_STATUS_OF.get(refusal.code, 422), refusal.code, refusal.message)
-    return JsonResponse(
-        {
+
+    def answer(outcome: Outcome) -> tuple[int, dict]:
+        refusal = outcome.refusal
+        if refusal is not None:
+            body: dict = {"error": {"code": refusal.code, "message": str(refusal.message)}}
+            if refusal.code == "stale_decision":
+                body.update(api_reads.stale_details(seat.game_id, seat.pk, version))
+            return _STATUS_OF.get(refusal.code, 422), body
+        game = outcome.game
+        assert game is not None  # an outcome is a game or a refusal
+        return 200, {
             "accepted": text,
+            "changed": outcome.changed,
             "game": {"status": game.status, "version": game.version, "decision_version": game.decision_version},
         }
-    )
+
+    try:
+        result = api_decision_submit(token=token, text=text, version=version, key=key, answer=answer)
+    except IdempotencyKeyReused as refusal:
+        return error(_STATUS_OF[refusal.code], refusal.code, refusal.message)
+    response = JsonResponse(result.body, status=result.status)
+    if key is not None:
+        response["Idempotent-Replayed"] = "true" if result.replayed else "false"
+    return response
 
 
 def with_public_game(view):
