@@ -25,6 +25,6 @@ def api_get(client, path: str, secret: str | None = None):
     return client.get(path, **(bearer(secret) if secret else {}))
 
 
-def api_post(client, secret: str, body, path: str = "/api/v1/seat/decision"):
+def api_post(client, secret: str, body, path: str = "/api/v1/seat/decision", **headers):
     data = body if isinstance(body, (bytes, str)) else json.dumps(body)
-    return client.post(path, data=data, content_type="application/json", **bearer(secret))
+    return client.post(path, data=data, content_type="application/json", **bearer(secret), **headers)
