@@ -65,6 +65,21 @@ _REPLAYED = {
     }
 }
 _TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}]
+# How one answer leads to the next request (OpenAPI links; schemathesis
+# follows them in its stateful phase, as a bot would).
+_SEAT_LINKS = {
+    "MakeTheDecision": {
+        "operationId": "seatDecision",
+        "requestBody": {"decision": "$response.body#/decision/legal/0", "version": "$response.body#/decision/version"},
+        "description": "Send one of the legal decisions with the version to send it with (when it is yours).",
+    },
+    "ReadTheHistory": {
+        "operationId": "seatHistory",
+        "parameters": {"after": "$response.body#/game/decision_version"},
+        "description": "What happened since the decision pending became pending.",
+    },
+    "SeeItAsASpectator": {"operationId": "gameView", "parameters": {"game_id": "$response.body#/game/id"}},
+}
 
 PATHS = {
     "/seat": {
@@ -73,7 +88,10 @@ PATHS = {
             "summary": "The seat's view: the game, what the seat may know, the decision pending and its legal "
             "decisions, and whether the seat may arrange its team.",
             "security": _TOKEN,
-            "responses": {"200": _answer("The seat's view.", "SeatView"), **_errors(401, 405, 429)},
+            "responses": {
+                "200": _answer("The seat's view.", "SeatView", links=_SEAT_LINKS),
+                **_errors(401, 405, 429),
+            },
         }
     },
     "/seat/history": {
@@ -97,6 +115,7 @@ PATHS = {
                     "Applied (or, for an unchanged arrangement, nothing to apply: 'changed' is false).",
                     "DecisionAccepted",
                     headers=_REPLAYED,
+                    links={"ReadTheViewAgain": {"operationId": "seatView", "description": "What comes next."}},
                 ),
                 **_errors(400, 401, 405, 409, 413, 422, 429),
             },
@@ -107,7 +126,19 @@ PATHS = {
             "operationId": "gameView",
             "summary": "A game as a spectator sees it.",
             "parameters": [_GAME_ID],
-            "responses": {"200": _answer("The public view.", "GameView"), **_errors(404, 405, 429)},
+            "responses": {
+                "200": _answer(
+                    "The public view.",
+                    "GameView",
+                    links={
+                        "ReadItsHistory": {
+                            "operationId": "gameHistory",
+                            "parameters": {"game_id": "$response.body#/game/id"},
+                        }
+                    },
+                ),
+                **_errors(404, 405, 429),
+            },
         }
     },
     "/games/{game_id}/history": {

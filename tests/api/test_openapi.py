@@ -4,14 +4,20 @@ against the schema the document gives for its path, method and status."""
 
 from __future__ import annotations
 
+import importlib
+import json
 import random
+from pathlib import Path
+from typing import get_args, get_type_hints
 
 import pytest
 from jsonschema import Draft202012Validator
 
 from games import engine
+from games.models import ActionRecord, Game
 from games.services.game_state import load_state
 from games.urls import urlpatterns
+from games.web.openapi_words import ERROR_CODES, ERROR_STATUS
 from tests.api.helpers import api_get, api_post, api_tokens
 from tests.factories import play_steps, play_until, started_game
 
@@ -122,3 +128,107 @@ def test_a_rate_limited_answer_matches_the_document(client, document, settings):
     refused = api_get(client, "/api/v1/seat", secret)
     assert refused.status_code == 429
     check(document, "get", "/api/v1/seat", refused)
+
+
+def test_every_example_in_the_document_fits_its_own_schema(document):
+    examples = 0
+    for name, schema in document["components"]["schemas"].items():
+        validator = Draft202012Validator({**schema, "components": document["components"]})
+        for example in schema.get("examples", []):
+            errors = list(validator.iter_errors(example))
+            assert not errors, f"{name}: {errors[0]}"
+            examples += 1
+    assert examples >= 15
+
+
+def test_the_observations_schemas_list_every_key_the_engine_observes(document):
+    # The module, which the package's observe function hides.
+    observed = importlib.import_module("games.engine.observe")
+    schemas = document["components"]["schemas"]
+    shapes = {
+        "Observation": observed.Observation,
+        "Player": observed.PlayerView,
+        "Auction": observed.AuctionView,
+        "Race": observed.RaceView,
+        "Chair": observed.ChairView,
+        "LastRoll": observed.LastRollView,
+        "Result": observed.ResultView,
+        "Card": observed.CardView,
+    }
+    for name, shape in shapes.items():
+        assert set(schemas[name]["properties"]) == set(get_type_hints(shape)), name
+        assert set(schemas[name]["required"]) == set(get_type_hints(shape)), name
+
+
+def test_the_documents_enums_are_the_engines_own_names(document):
+    schemas = document["components"]["schemas"]
+    observation = schemas["Observation"]["properties"]
+    assert observation["phase"]["enum"] == list(get_args(engine.Phase))
+    assert observation["decision"]["anyOf"][0]["enum"] == list(get_args(engine.DecisionKind))
+    assert schemas["Race"]["properties"]["awaiting"]["enum"] == list(get_args(engine.Awaiting))
+    assert schemas["Chair"]["properties"]["status"]["enum"] == list(get_args(engine.ChairStatus))
+    assert schemas["Auction"]["properties"]["kind"]["enum"] == list(get_args(engine.AuctionKind))
+    assert schemas["Card"]["properties"]["code"]["enum"] == [bearer.code for bearer in engine.CLASSIC.bearers]
+    assert schemas["HistoryEntry"]["properties"]["actor"]["enum"] == list(ActionRecord.Actor.values)
+    assert schemas["HistoryEntry"]["properties"]["source"]["enum"] == list(ActionRecord.Source.values)
+    assert schemas["Game"]["properties"]["status"]["enum"] == list(Game.Status.values)
+
+
+def test_every_error_code_is_documented_with_the_status_the_api_answers_it_with(document):
+    from games.web.api import _STATUS_OF
+
+    documented: dict[str, set[int]] = {}
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            for status, answer in operation["responses"].items():
+                for code in ERROR_CODES:
+                    if f"'{code}'" in answer["description"]:
+                        documented.setdefault(code, set()).add(int(status))
+    assert set(documented) == set(ERROR_CODES)
+    for code, statuses in documented.items():
+        assert statuses == {ERROR_STATUS[code]}, code
+    for code, status in _STATUS_OF.items():
+        assert ERROR_STATUS[code] == status, code
+    enum = document["components"]["schemas"]["Error"]["properties"]["error"]["properties"]["code"]
+    assert enum["enum"] == ERROR_CODES and all(f"'{code}'" in enum["description"] for code in ERROR_CODES)
+
+
+def test_not_found_and_wrong_method_answers_match_the_document(client, document):
+    error = Draft202012Validator({"$ref": "#/components/schemas/Error", "components": document["components"]})
+    unknown = client.get("/api/v1/nothing/here")
+    wrong = client.get("/api/v1/seat/decision")
+    assert (unknown.status_code, wrong.status_code) == (404, 405) and wrong["Allow"] == "POST"
+    for response in (unknown, wrong):
+        assert not list(error.iter_errors(response.json()))
+    assert "405" in document["paths"]["/seat/decision"]["post"]["responses"]
+    assert "404" in document["paths"]["/games/{game_id}"]["get"]["responses"]
+
+
+def test_what_the_document_refuses_is_what_the_api_refuses_as_a_bad_request(client, document):
+    game = started_game(3)
+    secret = api_tokens(game)[0]
+    request = Draft202012Validator(
+        {"$ref": "#/components/schemas/DecisionRequest", "components": document["components"]}
+    )
+    after = document["paths"]["/seat/history"]["get"]["parameters"][0]["schema"]
+    for body in ({"decision": "", "version": 1}, {"decision": "x" * 201, "version": 1},
+                 {"decision": "pass", "version": 2**31}, {"decision": "pass", "version": 1, "extra": 1}):
+        assert list(request.iter_errors(body)), body
+        assert api_post(client, secret, body).status_code == 400, body
+    for body in ({"decision": " ", "version": 1}, {"decision": "x" * 200, "version": 2**31 - 1}):
+        assert not list(request.iter_errors(body)), body
+        assert api_post(client, secret, body).status_code in (409, 422), body
+    assert api_get(client, f"/api/v1/seat/history?after={after['maximum']}", secret).status_code == 200
+    assert api_get(client, f"/api/v1/seat/history?after={after['maximum'] + 1}", secret).status_code == 400
+
+
+def test_arranging_is_written_one_way_in_the_readme_the_api_page_and_the_document(client, document):
+    canonical = "arrange +5 +2 +3 goof"
+    assert engine.format_action(engine.parse(canonical)) == canonical
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    page = client.get("/api/").content.decode()
+    text = json.dumps(document)
+    for where in (readme, page, text):
+        assert canonical in where
+        assert "arrange 5 2 3 -2" not in where
+    assert "arrange.codes" in page and "arrange.codes" in text
