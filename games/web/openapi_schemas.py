@@ -9,13 +9,16 @@ from typing import Any
 from .openapi_words import (
     CHANCE_EXAMPLE,
     DECISION_MAX,
+    DECISION_REQUEST_EXAMPLES,
     ENTRY_EXAMPLE,
     ERROR_CODES,
+    ERROR_EXAMPLES,
     ERROR_MEANING,
     ERROR_STATUS,
     GAME_EXAMPLE,
     SEATS_EXAMPLE,
     VERSION_MAX,
+    part_examples,
 )
 
 
@@ -75,7 +78,7 @@ def schemas(words: dict[str, list], examples: dict[str, Any]) -> dict:
         "yours": True,
         "legal": examples["legal"][:6],
     }
-    return {
+    built = {
         "Error": object_schema(
             {
                 "error": object_schema(
@@ -100,10 +103,7 @@ def schemas(words: dict[str, list], examples: dict[str, Any]) -> dict:
             },
             required=["error"],
             description="Every refusal. A refused request changes nothing.",
-            examples=[
-                {"error": {"code": "not_your_turn", "message": "It is not your turn to decide. Nothing was changed."}},
-                {"error": {"code": "not_found", "message": "There is no such address in the API."}},
-            ],
+            examples=ERROR_EXAMPLES,
         ),
         "Game": object_schema(
             {
@@ -354,7 +354,7 @@ def schemas(words: dict[str, list], examples: dict[str, Any]) -> dict:
                     "answers no pending decision, so it is never stale.",
                 ),
             },
-            examples=[{"decision": "bid 12", "version": 7}, {"decision": "arrange +5 +2 +3 goof", "version": 7}],
+            examples=DECISION_REQUEST_EXAMPLES,
         ),
         "DecisionAccepted": object_schema(
             {
@@ -379,3 +379,6 @@ def schemas(words: dict[str, list], examples: dict[str, Any]) -> dict:
             ],
         ),
     }
+    for name, example in part_examples(auction_example, race_example).items():
+        built[name]["examples"] = [example]
+    return built

@@ -4,6 +4,8 @@ document's examples that need no engine."""
 
 from __future__ import annotations
 
+from typing import Any
+
 # What the API accepts, stated once for the code and the document.
 DECISION_MAX = 200
 # A log step and a version are 32-bit columns; 'after' is read as nine digits at most.
@@ -99,3 +101,42 @@ CHANCE_EXAMPLE = {
     "events": [{"type": "roll", "colour": "red", "face": 3, "code": "+2", "from": 0, "to": 2, "status": "racing"}],
     "text": ["Anna rolled 3: +2, to space 2."],
 }
+
+# One example a code, as the API answers it (the message in English).
+ERROR_EXAMPLES = [
+    {"error": {"code": "stale_decision", "message": "This decision was already made. Nothing was changed."}},
+    *({"error": {"code": code, "message": ERROR_MEANING[code].split(";")[0]}} for code in ERROR_CODES[:6]),
+    *({"error": {"code": code, "message": ERROR_MEANING[code].split(".")[0] + "."}} for code in ERROR_CODES[7:]),
+]
+# Every kind of decision, each with the version it takes.
+DECISION_REQUEST_EXAMPLES = [
+    {"decision": "bid 12", "version": 7},
+    {"decision": "pass", "version": 7},
+    {"decision": "roll", "version": 31},
+    {"decision": "push blue", "version": 33},
+    {"decision": "push none", "version": 33},
+    {"decision": "remove red:3 yellow:1 green:4 blue:2", "version": 58},
+    {"decision": "arrange +5 +2 +3 goof", "version": 0},
+]
+
+
+def part_examples(auction: dict, race: dict) -> dict[str, Any]:
+    """Examples of the observation's parts, taken from the engine's
+    observations (``auction`` in an auction, ``race`` in a race)."""
+    chairs = race["race"]["chairs"]
+    colour = next(iter(chairs))
+    return {
+        "Card": race["players"][0]["display"][0],
+        "Player": race["players"][0],
+        "Auction": auction["auction"],
+        "Race": race["race"],
+        "Chair": chairs[colour],
+        "LastRoll": {"colour": colour, "face": 3, "code": race["players"][0]["display"][0]["code"]},
+        "Result": {
+            "number": 1,
+            "ranking": list(chairs),
+            "prizes": race["race"]["prizes"][: len(chairs)],
+            "pond": [],
+            "gold": {player["colour"]: player["gold"] for player in race["players"]},
+        },
+    }

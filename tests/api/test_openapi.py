@@ -191,6 +191,19 @@ def test_every_error_code_is_documented_with_the_status_the_api_answers_it_with(
         assert ERROR_STATUS[code] == status, code
     enum = document["components"]["schemas"]["Error"]["properties"]["error"]["properties"]["code"]
     assert enum["enum"] == ERROR_CODES and all(f"'{code}'" in enum["description"] for code in ERROR_CODES)
+    examples = document["components"]["schemas"]["Error"]["examples"]
+    assert sorted(example["error"]["code"] for example in examples) == sorted(ERROR_CODES)
+
+
+def test_the_document_shows_every_kind_of_decision_with_the_version_it_takes(document):
+    examples = document["components"]["schemas"]["DecisionRequest"]["examples"]
+    kinds = {type(engine.parse(example["decision"])).__name__ for example in examples}
+    assert kinds == {"Bid", "Pass", "Roll", "Push", "Remove", "Arrange"}
+    described = document["components"]["schemas"]["Decision"]["properties"]["kind"]["description"]
+    assert all(kind in described for kind in get_args(engine.DecisionKind))
+    schemas = document["components"]["schemas"]
+    assert "any version" in schemas["DecisionRequest"]["properties"]["version"]["description"]
+    assert "decision_version stays" in schemas["Game"]["properties"]["decision_version"]["description"]
 
 
 def test_not_found_and_wrong_method_answers_match_the_document(client, document):
