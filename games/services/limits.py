@@ -10,6 +10,7 @@ edge. Keys are hashed: the cache never holds an email or client address."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import time
 from dataclasses import dataclass
@@ -117,8 +118,7 @@ def held_take(limit: Limit, who: str) -> int:
     key = _key(limit, who, "held")
     held = cache.get(key) or 0
     if held:
-        try:
+        # Expired meanwhile: nothing left to count down.
+        with contextlib.suppress(ValueError):
             cache.decr(key, held)
-        except ValueError:  # expired meanwhile: nothing left to count down
-            pass
     return int(held)

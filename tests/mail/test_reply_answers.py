@@ -8,6 +8,7 @@ from django.core import mail
 
 from games import engine
 from games.services.decisions import decision_submit
+from games.services.game_state import load_state
 from games.services.inbound import inbound_store
 from tests.factories import play_until
 
@@ -33,12 +34,14 @@ def test_the_answer_to_a_reply_is_threaded_under_it(first_line):
     assert headers["References"] == "<thread-me@client.example>"
 
 
-def test_a_refused_bid_quotes_what_was_read_and_shows_the_bid_notation():
-    seat = mover(started_game())
+def test_a_refused_bid_quotes_what_was_read_and_lists_every_bid_and_pass():
+    game = started_game()
+    seat = mover(game)
+    gold = load_state(game).gold[seat.position]
     answer = _answer_to(seat, "i bid twelve please")
-    assert "I read 'i bid twelve please'; write for example: bid 0 / pass" in answer.body
+    assert f"I read 'i bid twelve please'; write one of: bid 0 … bid {gold} / pass" in answer.body
     html = answer.alternatives[0][0]
-    assert "write for example: bid 0 / pass" in html
+    assert f"write one of: bid 0 … bid {gold} / pass" in html
 
 
 def test_a_refused_push_shows_push_with_a_colour_of_this_game_and_push_none():
