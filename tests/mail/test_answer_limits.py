@@ -153,6 +153,7 @@ def test_a_reply_past_the_limits_is_held_back_by_the_same_rule():
         inbound_store(raw=hostile.many_parts(address, count=300))
     (_, refused) = _answers(seat)
     assert "too many parts" in refused.body and _folded(refused) == 1
+    assert refused.reply_to == [address]
 
 
 def test_a_reply_to_an_address_days_old_is_answered_once_a_day():
@@ -232,9 +233,8 @@ def test_a_thousand_replies_to_one_seat_cause_no_more_answers_than_the_limits_al
             message_id = f"<{uuid.uuid4().hex}@flood.example>"
             sent[message_id] = (name, number * seconds_apart)
             if number % 100 == 99:
-                raw = re.sub(
-                    r"Message-ID: [^\r\n]*", f"Message-ID: {message_id}", hostile.many_parts(addresses[name], 300), 1
-                )
+                raw = hostile.many_parts(addresses[name], 300)
+                raw = re.sub(r"Message-ID: [^\r\n]*", f"Message-ID: {message_id}", raw, count=1)
                 inbound_store(raw=raw)
             else:
                 first_line = rng.choice(GARBAGE + ["pass", "bid 3", "bid 0", "passe"])
