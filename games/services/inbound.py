@@ -8,7 +8,13 @@ Storing parses nothing (games.mail.scan looks at the raw text), so the webhook
 costs the same whatever the message holds. The worker claims a row
 (received -> processing) before reading it and finishes it applied, refused or
 ignored, with a reason; a row whose task was lost or whose worker died is
-handed out again by the sweep (sweeps.inbound_sweep)."""
+handed out again by the sweep (sweeps.inbound_sweep).
+
+Answers are held to limits per seat (settings REPLY_*), counted in the cache:
+a reply past them is still read and applied, only its answer is not sent,
+and the next answer tells how many were held back. A worker that dies after
+counting an answer but before committing it costs that answer, never the
+decision (the sweep's second try applies it)."""
 
 from __future__ import annotations
 
