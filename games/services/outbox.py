@@ -41,6 +41,10 @@ log = logging.getLogger(__name__)
 ESSENTIAL_KINDS = {"invite", "link", "links"}
 
 
+# The answers to a reply by email (services.inbound): they carry the seat's
+# current reply address, so answering one reaches the game, not the sender.
+ANSWER_KINDS = {"reply_ok", "reply_error", "reply_refused"}
+
 # Kinds whose row version is a version of the game they tell of (and the
 # reminders, by prefix): their links carry it.
 SINCE_KINDS = {"turn", "race"}
@@ -211,7 +215,12 @@ def _picture(notification: Notification) -> dict | None:
 
 def _message(notification: Notification) -> EmailMultiAlternatives:
     seat = notification.seat
-    replies = seat is not None and (notification.kind == "turn" or notification.kind.startswith("reminder"))
+    reply_to = None
+    if seat is not None and (notification.kind == "turn" or notification.kind.startswith("reminder")):
+        reply_to = reply_address(seat, notification.version)
+    elif seat is not None and notification.kind in ANSWER_KINDS:
+        # Written when sent: the decision asked now, as a turn email's is.
+        reply_to = reply_address(seat, notification.game.decision_version)
     return email_message(
         subject=notification.subject,
         text=notification.body_text,
@@ -219,7 +228,7 @@ def _message(notification: Notification) -> EmailMultiAlternatives:
         to=notification.to_email,
         # The list of links is about several games; stopping one seat's emails is not its answer.
         unsubscribe=unsubscribe_url(seat) if seat is not None and notification.kind != "links" else None,
-        reply_to=reply_address(seat, notification.version) if seat is not None and replies else None,
+        reply_to=reply_to,
         picture=_picture(notification),
         tag=notification.kind,
         # Signed: the tracking webhook must not take a guessed id (tracking.py).

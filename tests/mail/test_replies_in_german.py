@@ -111,11 +111,13 @@ def _lists_the_notation_of(language: str, text: str) -> bool:
 
 
 @pytest.mark.parametrize(
-    "language, examples", [("de", "biete 0 / passe"), ("en", "bid 0 / pass")], ids=["german", "english"]
+    "language, choices", [("de", "biete 0 … biete {gold} / passe"), ("en", "bid 0 … bid {gold} / pass")],
+    ids=["german", "english"],
 )
-def test_a_garbage_reply_is_refused_with_examples_in_the_seats_language(language, examples):
+def test_a_garbage_reply_is_refused_with_every_legal_decision_in_the_seats_language(language, choices):
     game = started_game()
     seat = _speaks(mover(game), language)
+    examples = choices.format(gold=load_state(game).gold[seat.position])
     version = game.version
     stored = _send(seat, "hallo zusammen")
     assert stored.status == InboundMessage.Status.REFUSED
