@@ -168,7 +168,7 @@ def _written(notification: Notification) -> Notification:
     if notification.kind == "turn" and "since_events" not in context and seat is not None:
         context["since_events"] = since_last_decision(notification.game_id, seat.position, notification.version)
     notification.subject, notification.body_text, notification.body_html = email_render(
-        notification.template, context, _language(notification)
+        notification.template, context, _language(notification), _picture(notification)
     )
     return notification
 
@@ -226,6 +226,8 @@ def _message(notification: Notification) -> EmailMultiAlternatives:
         text=notification.body_text,
         html=notification.body_html,
         to=notification.to_email,
+        # A seat handed over keeps its name until the newcomer chooses theirs.
+        to_name=seat.display_name if seat is not None and notification.kind != "handover" else None,
         # The list of links is about several games; stopping one seat's emails is not its answer.
         unsubscribe=unsubscribe_url(seat) if seat is not None and notification.kind != "links" else None,
         reply_to=reply_to,

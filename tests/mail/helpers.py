@@ -6,7 +6,7 @@ import base64
 import json
 import uuid
 from datetime import timedelta
-from email.utils import formatdate
+from email.utils import formatdate, parseaddr
 
 import time_machine
 from django.core import mail
@@ -54,9 +54,14 @@ def seat_at(game: Game, position: int) -> Seat:
     return Seat.objects.select_related("game").get(game=game, position=position)
 
 
+def addresses(message) -> list[str]:
+    """A sent message's recipients' addresses, without their names ("Name <address>")."""
+    return [parseaddr(recipient)[1] for recipient in message.to]
+
+
 def mails_to(address: str, kind: str | None = None) -> list:
     """Sent messages to one address (optionally of one Notification kind, by tag)."""
-    found = [m for m in mail.outbox if address in m.to]
+    found = [m for m in mail.outbox if address in addresses(m)]
     if kind is not None:
         found = [m for m in found if kind in (getattr(m, "tags", None) or [])]
     return found
