@@ -31,6 +31,7 @@ from .words import COURTESY, FILLER, NEGATIONS, NOBODY, NUMBERS, VERBS, folded, 
 
 TEXT_LIMIT = 200_000
 LINE_LIMIT = 2_000
+LINE_CHARS = 1_000
 # A line longer than this is a letter, not a decision.
 WORD_LIMIT = 24
 SAID_LIMIT = 200
@@ -120,7 +121,9 @@ def _own_lines(lines: list[str]) -> list[str]:
             i = following
             continue
         if line:
-            own.append(scan.clean(line[:1000]))
+            # A longer line is a letter, not a decision: what is read of it is bounded.
+            line = scan.clean(line[:LINE_CHARS])
+            own.append(line)
             wrote = wrote or not is_courtesy(_words(line))
         i += 1
     return own
@@ -163,14 +166,21 @@ def _words(line: str) -> list[str]:
     around them ("Bid 15!" is "bid", "15")."""
     words = []
     for raw in line.replace("’", "'").replace(",", " ").replace(";", " ").split():
-        word = raw.strip()
-        while word and (unicodedata.category(word[-1])[0] in "PSZM" or unicodedata.category(word[-1]) == "Cf"):
-            word = word[:-1]
-        while word and unicodedata.category(word[0])[0] in "PSZM" and word[0] != "+":
-            word = word[1:]
-        if word:
-            words.append(folded(word))
+        end = len(raw)
+        while end and _around(raw[end - 1]):
+            end -= 1
+        start = 0
+        while start < end and _around(raw[start]) and raw[start] != "+":
+            start += 1
+        if start < end:
+            words.append(folded(raw[start:end]))
     return words
+
+
+def _around(char: str) -> bool:
+    """Punctuation, symbols, emoji and their joiners around a word."""
+    category = unicodedata.category(char)
+    return category[0] in "PSZM" or category == "Cf"
 
 
 def _line(line: str) -> tuple[str, str]:
