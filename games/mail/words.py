@@ -57,13 +57,14 @@ FILLER = set(
         "i i'll ill i'd id i'm will would like to want wanna shall please pls plz kindly "
         "ok okay so then just now here my is for me let let's lets this round time go "
         "ich möchte moechte will würde wuerde gern gerne bitte dann jetzt mal diesmal hier mein meine ist "
-        "also and und & the den a "
+        "also and und & the den a gold "
         # Thanks and greetings said on the decision's own line.
         "hi hello hey hallo moin servus thanks thank you thx ty cheers danke dankeschön vielen dank merci "
         "lg vg grüße gruß"
     )
 )
-# "the die" only after roll would need grammar; "dice" alone is harmless.
+# "Roll the dice": "die" is no filler (German "die" is an article, and the
+# engine's "die 3" a chance outcome), "dice" is harmless.
 FILLER |= {"dice"}
 
 # A line with one of these is never read as a decision ("I won't pass").

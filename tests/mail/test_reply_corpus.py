@@ -20,7 +20,7 @@ from games.services.inbound import inbound_store
 from tests.factories import play_until
 
 from .helpers import mails_to, mover, started_game, turn_mail
-from .reply_corpus import SHAPES, Shape
+from .reply_corpus import GMAIL_EN, SHAPES, Shape, gmail_html
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -140,3 +140,21 @@ def test_not_one_reply_of_the_corpus_is_misread():
     print(f"\ncorpus: {len(SHAPES)} replies, {understood} understood, {refused} refused, {len(misread)} misread")
     assert misread == []
     assert understood == sum(shape.expect is not None for shape in SHAPES)
+
+
+def test_a_reply_with_a_text_and_an_html_part_is_read_from_its_text():
+    game, seat = _seat_for(SHAPES[0])
+    values = _values(game, seat)
+    message = EmailMessage()
+    message["From"] = seat.email
+    message["To"] = values["addr"]
+    message["Subject"] = "Re: Galopp Royal: your turn"
+    message["Message-ID"] = f"<{uuid.uuid4().hex}@client.example>"
+    message.set_content(_filled("Hi,\n\nI bid 7 please" + GMAIL_EN, values))
+    message.add_alternative(_filled(gmail_html("Hi,<br><br>I bid 7 please"), values), subtype="html")
+    stored = inbound_store(raw=message.as_string())
+    stored.refresh_from_db()
+    assert stored.status == InboundMessage.Status.APPLIED, stored.result
+    assert list(ActionRecord.objects.filter(game=game, source=ActionRecord.Source.EMAIL).values_list(
+        "action", flat=True
+    )) == ["bid 7"]
