@@ -10,8 +10,7 @@ from games.models import ActionRecord, InboundMessage
 from games.services.inbound import inbound_store
 from games.services.links import reply_address
 from tests.mail.helpers import mover, started_game
-from tests.mail.reply_corpus import SHAPES
-from tests.mail.test_reply_corpus import _filled, _message
+from tests.mail.reply_corpus import SHAPES, as_sent, filled
 from tests.worker import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,7 +34,7 @@ def test_the_worker_applies_or_refuses_each_reply_as_the_corpus_says(celery_env,
             "turn_q": "\n".join(f"> {line}" for line in TURN.splitlines()),
             "turn_html": "<p>" + TURN.replace("\n", "<br>") + "</p>",
         }
-        stored = inbound_store(raw=_message(shape, _filled(shape.body, values), address, seat.email))
+        stored = inbound_store(raw=as_sent(shape, filled(shape.body, values), address, seat.email))
         def finished(stored=stored):
             stored.refresh_from_db()
             return stored.status in FINAL

@@ -12,7 +12,10 @@ that may be made."""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import formatdate
 
 
 @dataclass(frozen=True)
@@ -355,3 +358,25 @@ SHAPES: list[Shape] = [
     Shape("html hidden text", gmail_html('<span style="display:none">pass</span>bid 12'), "bid 12", html=True),
 ]
 # fmt: on
+
+
+def filled(text: str, values: dict[str, str]) -> str:
+    # Not str.format: the bodies hold CSS braces.
+    for name in sorted(values, key=len, reverse=True):
+        text = text.replace("{" + name + "}", values[name])
+    return text
+
+
+def as_sent(shape: Shape, body: str, to: str, sender: str) -> str:
+    """The reply as its client sends it: HTML in base64, text quoted-printable."""
+    message = EmailMessage()
+    message["From"] = f"Anna Berg <{sender}>"
+    message["To"] = to
+    message["Subject"] = "Re: Galopp Royal: your turn"
+    message["Date"] = formatdate()
+    message["Message-ID"] = f"<{uuid.uuid4().hex}@client.example>"
+    if shape.html:
+        message.set_content(body, subtype="html", charset="utf-8", cte="base64")
+    else:
+        message.set_content(body, charset="utf-8", cte="quoted-printable")
+    return message.as_string()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import uuid
 from email.message import EmailMessage
-from email.utils import formatdate
 
 import pytest
 from django.core import mail
@@ -20,7 +19,7 @@ from games.services.inbound import inbound_store
 from tests.factories import play_until
 
 from .helpers import mails_to, mover, started_game, turn_mail
-from .reply_corpus import GMAIL_EN, SHAPES, Shape, gmail_html
+from .reply_corpus import GMAIL_EN, SHAPES, Shape, as_sent, filled, gmail_html
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -55,28 +54,6 @@ def _values(game: Game, seat: Seat) -> dict[str, str]:
     return values
 
 
-def _filled(text: str, values: dict[str, str]) -> str:
-    # Not str.format: the bodies hold CSS braces.
-    for name in sorted(values, key=len, reverse=True):
-        text = text.replace("{" + name + "}", values[name])
-    return text
-
-
-def _message(shape: Shape, body: str, to: str, sender: str) -> str:
-    """The reply as its client sends it: HTML in base64, text quoted-printable."""
-    message = EmailMessage()
-    message["From"] = f"Anna Berg <{sender}>"
-    message["To"] = to
-    message["Subject"] = "Re: Galopp Royal: your turn"
-    message["Date"] = formatdate()
-    message["Message-ID"] = f"<{uuid.uuid4().hex}@client.example>"
-    if shape.html:
-        message.set_content(body, subtype="html", charset="utf-8", cte="base64")
-    else:
-        message.set_content(body, charset="utf-8", cte="quoted-printable")
-    return message.as_string()
-
-
 def _seat_for(shape: Shape) -> tuple[Game, Seat]:
     game = _asking(shape.asked)
     seat = mover(game)
@@ -91,7 +68,7 @@ def test_each_reply_shape_gives_its_decision_or_is_refused(shape):
     values = _values(game, seat)
     version = game.version
     mail.outbox.clear()
-    stored = inbound_store(raw=_message(shape, _filled(shape.body, values), values["addr"], seat.email))
+    stored = inbound_store(raw=as_sent(shape, filled(shape.body, values), values["addr"], seat.email))
     stored.refresh_from_db()
     actions = list(ActionRecord.objects.filter(game=game, source=ActionRecord.Source.EMAIL).values_list(
         "action", flat=True
@@ -104,7 +81,7 @@ def test_each_reply_shape_gives_its_decision_or_is_refused(shape):
         assert mails_to(seat.email, "reply_error")
     else:
         assert stored.status == InboundMessage.Status.APPLIED, stored.result
-        assert actions == [_filled(shape.expect, values)]
+        assert actions == [filled(shape.expect, values)]
         assert mails_to(seat.email, "reply_ok")
 
 
@@ -126,11 +103,11 @@ def test_not_one_reply_of_the_corpus_is_misread():
     legal = {asked: set(engine.legal_actions(load_state(game))) for asked, game in games.items()}
     misread, understood, refused = [], 0, 0
     for shape in SHAPES:
-        reading = read_reply(_filled(shape.body, values[shape.asked]), html=shape.html)
+        reading = read_reply(filled(shape.body, values[shape.asked]), html=shape.html)
         applied = None
         if reading.notation and engine.parse(reading.notation) in legal[shape.asked]:
             applied = reading.notation
-        expect = _filled(shape.expect, values[shape.asked]) if shape.expect else None
+        expect = filled(shape.expect, values[shape.asked]) if shape.expect else None
         if applied != expect and applied is not None:
             misread.append((shape.name, applied))
         elif applied == expect and expect is not None:
@@ -150,8 +127,8 @@ def test_a_reply_with_a_text_and_an_html_part_is_read_from_its_text():
     message["To"] = values["addr"]
     message["Subject"] = "Re: Galopp Royal: your turn"
     message["Message-ID"] = f"<{uuid.uuid4().hex}@client.example>"
-    message.set_content(_filled("Hi,\n\nI bid 7 please" + GMAIL_EN, values))
-    message.add_alternative(_filled(gmail_html("Hi,<br><br>I bid 7 please"), values), subtype="html")
+    message.set_content(filled("Hi,\n\nI bid 7 please" + GMAIL_EN, values))
+    message.add_alternative(filled(gmail_html("Hi,<br><br>I bid 7 please"), values), subtype="html")
     stored = inbound_store(raw=message.as_string())
     stored.refresh_from_db()
     assert stored.status == InboundMessage.Status.APPLIED, stored.result
