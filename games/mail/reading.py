@@ -41,6 +41,7 @@ _COLOUR = {
     for word in spelled
 }
 _ATTRIBUTION = re.compile(r"\b(wrote|writes|schrieb|schreibt|geschrieben)\b")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _HEADER = re.compile(r"^\**(from|von|sent|gesendet|date|datum|to|an|subject|betreff|cc)\**\s*:", re.IGNORECASE)
 _ORIGINAL = {
     "original message", "ursprüngliche nachricht", "urspruengliche nachricht", "forwarded message",
@@ -67,11 +68,13 @@ def read_reply(text: str, *, html: bool = False) -> Reading:
     decisions: list[tuple[str, str]] = []
     mentions: list[str] = []
     for line in own:
-        kind, notation = _line(line)
-        if kind == "decision":
-            decisions.append((notation, line))
-        elif kind == "mention":
-            mentions.append(line)
+        # "Pass. Good luck all!": each sentence is read as a line of its own.
+        for sentence in _SENTENCE_END.split(line):
+            kind, notation = _line(sentence)
+            if kind == "decision":
+                decisions.append((notation, line))
+            elif kind == "mention":
+                mentions.append(line)
     found = {notation for notation, _line_ in decisions}
     if len(found) > 1:
         first, second = decisions[0][1], next(line for notation, line in decisions if notation != decisions[0][0])
