@@ -63,6 +63,7 @@ class Reading:
 
 
 def read_reply(text: str, *, html: bool = False) -> Reading:
+    """The decision in a reply's body (its HTML if ``html``), or why none."""
     text = html_lines(text) if html else text[:TEXT_LIMIT]
     own = _own_lines(text.splitlines()[:LINE_LIMIT])
     decisions: list[tuple[str, str]] = []
