@@ -22,7 +22,6 @@ import email
 import email.policy
 import hashlib
 import logging
-import re
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -33,6 +32,7 @@ from django.utils.translation import gettext as _
 from games import engine, notation_words
 from games.board.text import board_text
 from games.mail import scan
+from games.mail.reading import Reading, read_reply
 from games.models import ActionRecord, InboundMessage, Seat
 
 from .decisions import decision_submit
@@ -73,8 +73,9 @@ def inbound_store(*, raw: str, enqueue: bool = True) -> InboundMessage | None:
         return None
 
 
-def _command(parsed) -> str:
-    """The first line of the reply that is not empty and not quoted."""
+def _command(parsed) -> Reading:
+    """The one decision the reply holds, read as a person reads it
+    (games.mail.reading), or why none is applied."""
     body = parsed.get_body(preferencelist=("plain", "html"))
     try:
         text = _text_of(body) if body is not None else ""
@@ -82,13 +83,8 @@ def _command(parsed) -> str:
         text = ""
     if not isinstance(text, str):
         text = ""
-    if body is not None and body.get_content_type() == "text/html":
-        text = re.sub(r"<[^<>]*>", "\n", text)  # not [^>]+: quadratic on "<<<<"
-    for line in text.splitlines():
-        line = line.strip()
-        if line and not line.startswith(">"):
-            return scan.clean(line[:200])
-    return ""
+    html = body is not None and body.get_content_type() == "text/html"
+    return read_reply(scan.clean(text), html=html)
 
 
 def _text_of(body) -> str:
@@ -137,11 +133,13 @@ def _read(stored: InboundMessage, claim: datetime, seat: Seat, version: int, raw
     if refusal is not None:
         return _refuse(stored, claim, seat, version, refusal, command=_("(not read)"), kind=REFUSAL_KIND)
     try:
-        command = _command(email.message_from_string(raw, policy=email.policy.default))
+        reading = _command(email.message_from_string(raw, policy=email.policy.default))
     except Exception as error:  # the parser's, on a message it cannot read
         log.info("inbound %s could not be read: %s", stored.pk, type(error).__name__)
         return _refuse(stored, claim, seat, version, _("the message could not be read"), command=_("(not read)"))
-    return _decide(stored, claim, seat, version, command)
+    if reading.refusal:
+        return _refuse(stored, claim, seat, version, reading.refusal, command=reading.said)
+    return _decide(stored, claim, seat, version, notation_words.in_language(reading.notation, seat.language))
 
 
 def _decide(stored: InboundMessage, claim: datetime, seat: Seat, version: int, command: str) -> str:

@@ -133,12 +133,21 @@ def test_a_german_seat_is_told_why_its_reply_was_refused_in_german():
     game = started_game()
     german = _speaks(mover(game), "de")
     with translation.override("de"):
-        reason = engine.NotationError("unknown action %(verb)r", verb="hallo").translated(gettext)
-    assert reason != "unknown action 'hallo'", "no German catalog to tell the languages apart"
-    stored = _send(german, "hallo zusammen")
+        reason = engine.NotationError("a bid must be a whole number, not %(word)r", word="viel").translated(gettext)
+    assert not reason.startswith("a bid"), "no German catalog to tell the languages apart"
+    stored = _send(german, "biete viel")
     assert stored.result == reason
     (answer,) = mails_to(german.email, "reply_error")
     assert reason in answer.body
+
+
+def test_a_german_seat_is_told_in_german_that_its_reply_holds_no_decision():
+    german = _speaks(mover(started_game()), "de")
+    stored = _send(german, "hallo zusammen")
+    assert stored.status == InboundMessage.Status.REFUSED
+    assert stored.result == "in „hallo zusammen“ wurde keine Entscheidung gefunden"
+    (answer,) = mails_to(german.email, "reply_error")
+    assert stored.result in answer.body
 
 
 @pytest.mark.parametrize("language", ["de", "en"])

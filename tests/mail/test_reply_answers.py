@@ -38,8 +38,9 @@ def test_a_refused_bid_quotes_what_was_read_and_lists_every_bid_and_pass():
     game = started_game()
     seat = mover(game)
     gold = load_state(game).gold[seat.position]
-    answer = _answer_to(seat, "i bid twelve please")
-    assert f"I read 'i bid twelve please'; write one of: bid 0 … bid {gold} / pass" in answer.body
+    answer = _answer_to(seat, "i bid loads please")
+    assert "a bid must be a whole number, not 'loads'" in answer.body
+    assert f"I read 'i bid loads please'; write one of: bid 0 … bid {gold} / pass" in answer.body
     html = answer.alternatives[0][0]
     assert f"write one of: bid 0 … bid {gold} / pass" in html
 
