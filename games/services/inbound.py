@@ -297,6 +297,12 @@ def _game_now(seat: Seat, *, stale: bool) -> dict:
         found["whose_turn"] = "" if mover == seat.position else names.get(colour) or colour
         found["your_turn"] = mover == seat.position
     if mover == seat.position:
+        # The decision links a turn email offers (games.mail.quick), for the
+        # decision asked now; the board is shown only to a reply too late.
+        found.update(
+            observation=engine.observe(state, seat.position), names=names, decision_version=game.decision_version
+        )
+        found.setdefault("board_text", "")
         choices, every = _choices(state)
         found["examples"] = [_in_language(text, seat.language) for text in choices]
         found["every_choice"] = every

@@ -160,6 +160,9 @@ def _written(notification: Notification) -> Notification:
             # page that decides nothing until its button is pressed; the
             # button carries the version, as every decision form does.
             context.update(confirm_url=seat_url(seat) + "confirm", decision_version=notification.version)
+        elif "decision_version" in context:
+            # An answer to a reply offers the links of the decision asked now.
+            context["confirm_url"] = seat_url(seat) + "confirm"
     if "seat_ids" in context:
         context["games"] = seat_links(seat_ids=context["seat_ids"], email=notification.to_email)
     if "home_id" in context:

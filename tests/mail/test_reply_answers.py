@@ -3,6 +3,8 @@ helps the player write the decision right."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core import mail
 
@@ -79,3 +81,29 @@ def test_a_refused_removal_shows_one_example_as_removals_are_too_many_to_list():
     answer = _answer_to(mover(game), "remove all of them")
     line = next(line for line in answer.body.splitlines() if line.startswith("I read"))
     assert "write for example: remove " in line and " / " not in line
+
+
+def test_a_refusal_offers_the_decision_links_of_the_turn_email_and_one_of_them_decides():
+    """Two decisions in one reply are refused; the answer offers the links a
+    turn email has, each to a confirmation page whose button decides."""
+    from django.test import Client
+
+    game = started_game()
+    seat = mover(game)
+    answer = _answer_to(seat, "bid 3\nbid 5")
+    assert "two different decisions" in answer.body
+    links = [line.rsplit(": ", 1)[1] for line in answer.body.splitlines() if "/confirm?" in line]
+    passing = next(link for link in links if "action=pass" in link)
+    html = answer.alternatives[0][0]
+    assert passing.replace("&", "&amp;") in html
+    client = Client()
+    path = passing.split("://", 1)[1].split("/", 1)[1]
+    page = client.get("/" + path)
+    assert page.status_code == 200
+    version = game.decision_version
+    shown = page.content.decode()
+    form = dict(re.findall(r'<input type="hidden" name="(version|action)" value="([^"]*)"', shown))
+    assert form == {"version": str(version), "action": "pass"}
+    client.post("/" + path.split("confirm", 1)[0] + "act", form)
+    game.refresh_from_db()
+    assert game.decision_version > version
