@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv run migrate static messages gettext test chromium browser-deps
+.PHONY: venv run migrate static messages gettext test chromium browser-deps spamassassin
 
 venv: $(VENV)/.installed
 
@@ -44,8 +44,14 @@ run: migrate static messages
 # Heavy tests go out first (tests/conftest.py). PYTEST_WORKERS=0 runs the
 # suite in one process, as a plain `.venv/bin/python -m pytest` does.
 PYTEST_WORKERS ?= 2
-test: venv messages browser-deps
+test: venv messages browser-deps spamassassin
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
+
+# SpamAssassin scores one email of each kind in each language
+# (tests/mail/test_spam_scores.py), with its local rules only: Debian's package,
+# without the daemon and the rule compiler it recommends.
+spamassassin:
+	@command -v spamassassin >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends spamassassin >/dev/null; }
 
 # The browser tests drive Debian's Chromium (Playwright cannot download its own
 # browser here). make test skips them, saying so, while it is missing.

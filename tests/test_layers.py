@@ -109,6 +109,8 @@ LAYERS: dict[str, Layer] = {
             "django.core.mail",
             "django.core.serializers",
             "django.core.validators",
+            "django.core.cache",  # the rate limits' counters (services.limits)
+            "django_redis",  # the rate limits' counters in one round trip
             "django.urls",
             "django.utils",
             "anymail",
@@ -144,7 +146,6 @@ LAYERS: dict[str, Layer] = {
             "django.contrib.auth.views",
             "django.contrib.messages",
             "django.core.cache",  # the rate limits' counters and the pages' cache
-            "django_redis",  # the rate limits' counters in one round trip
             "django.core.exceptions",
             "django.core.validators",
             "django.forms",

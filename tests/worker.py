@@ -101,7 +101,8 @@ class CeleryEnv:
         ]
 
     def recipients(self) -> list[str]:
-        return sorted(str(message["To"]) for message in self.mails())
+        # The addresses alone: the To header names the player too.
+        return sorted(address.addr_spec for message in self.mails() for address in message["To"].addresses)
 
     def flush_redis(self) -> None:
         import redis

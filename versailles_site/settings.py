@@ -291,6 +291,16 @@ TRUSTED_PROXY_HOPS = env_int(os.environ, "TRUSTED_PROXY_HOPS", 0)
 API_REQUESTS_PER_MINUTE_PER_TOKEN = env_int(os.environ, "API_REQUESTS_PER_MINUTE_PER_TOKEN", 300)
 API_REQUESTS_PER_MINUTE_PER_CLIENT = env_int(os.environ, "API_REQUESTS_PER_MINUTE_PER_CLIENT", 1200)
 
+# Answers to replies by email (games/services/inbound.py), so that whoever
+# knows a reply address cannot flood the player: at most one answer per seat
+# in REPLY_ANSWER_EVERY_SECONDS, whatever the reply said (the next answer tells
+# how many were not answered); a reply to an address whose decision came up
+# more than REPLY_OLD_AFTER_DAYS ago is answered at most once per
+# REPLY_OLD_ANSWER_EVERY_SECONDS. Decisions are applied either way.
+REPLY_ANSWER_EVERY_SECONDS = env_int(os.environ, "REPLY_ANSWER_EVERY_SECONDS", 600)
+REPLY_OLD_AFTER_DAYS = env_int(os.environ, "REPLY_OLD_AFTER_DAYS", 3)
+REPLY_OLD_ANSWER_EVERY_SECONDS = env_int(os.environ, "REPLY_OLD_ANSWER_EVERY_SECONDS", 24 * 3600)
+
 # How often an open game page asks whether the game moved on, in seconds
 # (games/web/follow.py); never while its tab is hidden.
 PAGE_FOLLOW_SECONDS = env_int(os.environ, "PAGE_FOLLOW_SECONDS", 5)

@@ -4,8 +4,10 @@ nothing read from the database."""
 
 from __future__ import annotations
 
+from email.headerregistry import Address
 from email.mime.image import MIMEImage
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -14,9 +16,10 @@ from django.template.backends.django import Template as DjangoTemplate
 from django.template.loader import get_template, render_to_string
 from django.utils import translation
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
-from games.board.png import board_png
-from games.board.text import board_text
+from games.board.png import board_png, picture_of
+from games.board.text import board_table, board_text
 from games.narrate import describe
 
 from .quick import quick_decisions
@@ -24,21 +27,38 @@ from .quick import quick_decisions
 SUBJECT_MAX = 200
 
 
-def email_render(template: str, context: dict[str, Any], language: str | None = None) -> tuple[str, str, str]:
+def email_render(
+    template: str, context: dict[str, Any], language: str | None = None, picture: dict[str, Any] | None = None
+) -> tuple[str, str, str]:
     """Subject, text and HTML of ``emails/<template>*``, in ``language`` (the
-    seat's), whatever language the request or task that writes it speaks."""
+    seat's), whatever language the request or task that writes it speaks.
+    The HTML is a whole document in that language (a screen reader reads a
+    German email in German); ``picture`` is the board drawn beside it."""
     context = dict(context)
+    language = language or settings.LANGUAGE_CODE
     # A deadline stored in the outbox's JSON comes back as text.
     if isinstance(context.get("deadline"), str):
         context["deadline"] = parse_datetime(context["deadline"])
-    with translation.override(language or settings.LANGUAGE_CODE):
+    with translation.override(language):
         _tell(context)
         if "confirm_url" in context:
             context["quick"] = quick_decisions(context)
+        if picture and picture.get("observation"):
+            # Sized in the HTML, so a client that shows it before it loads
+            # (or at its full width) keeps the text where it will be.
+            width, height, _grounds, _figures = picture_of(
+                picture["observation"], picture["ruleset"], picture.get("names")
+            )
+            context["picture"] = {"width": width, "height": height}
         # One line: a line break in a header ends it, or starts another.
         subject = " ".join(_plain(f"emails/{template}_subject.txt", context).split())[:SUBJECT_MAX]
-        text = _plain(f"emails/{template}.txt", context)
-        html = render_to_string(f"emails/{template}.html", context)
+        site = urlsplit(settings.SITE_URL).hostname or settings.SITE_URL
+        footer = " ".join(_plain("emails/_footer.txt", {"site": site}).split())
+        text = _plain(f"emails/{template}.txt", context).rstrip("\n") + "\n\n" + footer + "\n"
+        body = render_to_string(f"emails/{template}.html", context)
+        html = render_to_string(
+            "emails/_document.html", {"language": language, "subject": subject, "body": body, "footer": footer}
+        )
     return subject, text, html
 
 
@@ -52,6 +72,7 @@ def _tell(context: dict[str, Any]) -> None:
             context[sentences] = [text for text in (describe(event, names) for event in context[events]) if text]
     if "board_text" not in context and context.get("observation") and "names" in context:
         context["board_text"] = board_text(context["observation"], names)
+        context["board"] = board_table(context["observation"], names)
 
 
 def _plain(name: str, context: dict[str, Any]) -> str:
@@ -63,12 +84,33 @@ def _plain(name: str, context: dict[str, Any]) -> str:
     return template.template.render(Context(context, autoescape=False))
 
 
+def list_id(game: str) -> str:
+    """The List-Id (RFC 2919) of one game's emails: filters and spam filters
+    see a list that one can leave (List-Unsubscribe) and that has a name."""
+    domain = urlsplit(settings.SITE_URL).hostname or "localhost"
+    name = _("Galopp Royal game %(id)s") % {"id": game}
+    return f"{name} <{game}.games.{domain}>"
+
+
+def recipient(address: str, name: str | None) -> str:
+    """The address as "Name <address>": a bare address beside a picture is a
+    sign of spam (SpamAssassin's TO_NO_BRKTS_HTML_IMG)."""
+    name = " ".join((name or "").split())
+    if not name:
+        return address
+    try:
+        return str(Address(display_name=name, addr_spec=address))
+    except (ValueError, IndexError):
+        return address
+
+
 def email_message(
     *,
     subject: str,
     text: str,
     html: str,
     to: str,
+    to_name: str | None = None,
     unsubscribe: str | None,
     reply_to: str | None,
     picture: dict[str, Any] | None,
@@ -92,8 +134,17 @@ def email_message(
     if unsubscribe:
         headers["List-Unsubscribe"] = f"<{unsubscribe}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        if game:
+            # A List-Unsubscribe without a List-Id reads as a half-made mailing
+            # list to spam filters (SpamAssassin's LIST_PARTIAL_SHORT_MSG).
+            with translation.override(language or settings.LANGUAGE_CODE):
+                headers["List-Id"] = list_id(game)
     message = EmailMultiAlternatives(
-        subject=subject, body=text, to=[to], reply_to=[reply_to] if reply_to else [], headers=headers
+        subject=subject,
+        body=text,
+        to=[recipient(to, to_name)],
+        reply_to=[reply_to] if reply_to else [],
+        headers=headers,
     )
     if html:
         message.attach_alternative(html, "text/html")

@@ -8,7 +8,13 @@ Storing parses nothing (games.mail.scan looks at the raw text), so the webhook
 costs the same whatever the message holds. The worker claims a row
 (received -> processing) before reading it and finishes it applied, refused or
 ignored, with a reason; a row whose task was lost or whose worker died is
-handed out again by the sweep (sweeps.inbound_sweep)."""
+handed out again by the sweep (sweeps.inbound_sweep).
+
+Answers are held to limits per seat (settings REPLY_*), counted in the cache:
+a reply past them is still read and applied, only its answer is not sent,
+and the next answer tells how many were held back. A worker that dies after
+counting an answer but before committing it costs that answer, never the
+decision (the sweep's second try applies it)."""
 
 from __future__ import annotations
 
@@ -16,9 +22,9 @@ import email
 import email.policy
 import hashlib
 import logging
-import re
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -26,12 +32,14 @@ from django.utils.translation import gettext as _
 from games import engine, notation_words
 from games.board.text import board_text
 from games.mail import scan
-from games.models import ActionRecord, InboundMessage, Notification, Seat
+from games.mail.reading import Reading, read_reply
+from games.models import ActionRecord, InboundMessage, Seat
 
 from .decisions import decision_submit
 from .enqueue import enqueue_on_commit
 from .errors import ServiceError, StaleDecision
 from .game_state import load_state
+from .limits import Limit, held_add, held_take, limits_hit
 from .links import seat_by_reply_address
 from .outbox import notification_queue
 from .seats import seat_names
@@ -39,10 +47,9 @@ from .seats import seat_names
 log = logging.getLogger(__name__)
 
 RAW_LIMIT = scan.RAW_LIMIT
-# A message refused for its size is answered once per seat in this time, so
-# whoever knows a reply address cannot make us mail the player over and over.
-REFUSAL_ANSWER_EVERY = timedelta(hours=1)
 REFUSAL_KIND = "reply_refused"
+# How long the count of answers held back waits for the next answer to tell it.
+HELD_KEPT = 7 * 24 * 3600
 
 
 def _fingerprint(raw: str) -> str:
@@ -66,8 +73,9 @@ def inbound_store(*, raw: str, enqueue: bool = True) -> InboundMessage | None:
         return None
 
 
-def _command(parsed) -> str:
-    """The first line of the reply that is not empty and not quoted."""
+def _command(parsed) -> Reading:
+    """The one decision the reply holds, read as a person reads it
+    (games.mail.reading), or why none is applied."""
     body = parsed.get_body(preferencelist=("plain", "html"))
     try:
         text = _text_of(body) if body is not None else ""
@@ -75,13 +83,8 @@ def _command(parsed) -> str:
         text = ""
     if not isinstance(text, str):
         text = ""
-    if body is not None and body.get_content_type() == "text/html":
-        text = re.sub(r"<[^<>]*>", "\n", text)  # not [^>]+: quadratic on "<<<<"
-    for line in text.splitlines():
-        line = line.strip()
-        if line and not line.startswith(">"):
-            return scan.clean(line[:200])
-    return ""
+    html = body is not None and body.get_content_type() == "text/html"
+    return read_reply(scan.clean(text), html=html)
 
 
 def _text_of(body) -> str:
@@ -128,13 +131,15 @@ def inbound_process(*, inbound_id: int) -> str:
 def _read(stored: InboundMessage, claim: datetime, seat: Seat, version: int, raw: str) -> str:
     refusal = scan.over_limit(raw, stored.size)
     if refusal is not None:
-        return _refuse(stored, claim, seat, refusal, command=_("(not read)"), kind=REFUSAL_KIND)
+        return _refuse(stored, claim, seat, version, refusal, command=_("(not read)"), kind=REFUSAL_KIND)
     try:
-        command = _command(email.message_from_string(raw, policy=email.policy.default))
+        reading = _command(email.message_from_string(raw, policy=email.policy.default))
     except Exception as error:  # the parser's, on a message it cannot read
         log.info("inbound %s could not be read: %s", stored.pk, type(error).__name__)
-        return _refuse(stored, claim, seat, _("the message could not be read"), command=_("(not read)"))
-    return _decide(stored, claim, seat, version, command)
+        return _refuse(stored, claim, seat, version, _("the message could not be read"), command=_("(not read)"))
+    if reading.refusal:
+        return _refuse(stored, claim, seat, version, reading.refusal, command=reading.said)
+    return _decide(stored, claim, seat, version, notation_words.in_language(reading.notation, seat.language))
 
 
 def _decide(stored: InboundMessage, claim: datetime, seat: Seat, version: int, command: str) -> str:
@@ -153,23 +158,21 @@ def _decide(stored: InboundMessage, claim: datetime, seat: Seat, version: int, c
             )
         except ServiceError as error:
             reason = str(error.message)
-            _answer(seat, stored, ok=False, command=command, reason=reason, stale=isinstance(error, StaleDecision))
+            _answer(
+                seat, stored, version, ok=False, command=command, reason=reason, stale=isinstance(error, StaleDecision)
+            )
             return _finish(stored, claim, InboundMessage.Status.REFUSED, reason, seat)
-        _answer(seat, stored, ok=True, command=command, reason="")
+        _answer(seat, stored, version, ok=True, command=command, reason="")
         return _finish(stored, claim, InboundMessage.Status.APPLIED, command, seat)
 
 
-def _refuse(stored, claim, seat: Seat, reason: str, *, command: str, kind: str = "reply_error") -> str:
-    """Refuse without reading the reply, and say so to the seat, unless it was
-    told so for another message within the hour."""
+def _refuse(stored, claim, seat: Seat, version: int, reason: str, *, command: str, kind: str = "reply_error") -> str:
+    """Refuse without reading the reply, and say so to the seat (within the
+    answers' limits, as every answer)."""
     with transaction.atomic():
         if not _still_ours(stored, claim):
             return "already processed"
-        recent = Notification.objects.filter(
-            seat=seat, kind=kind, created_at__gte=timezone.now() - REFUSAL_ANSWER_EVERY
-        )
-        if kind != REFUSAL_KIND or not recent.exists():
-            _answer(seat, stored, ok=False, command=command, reason=reason, kind=kind)
+        _answer(seat, stored, version, ok=False, command=command, reason=reason, kind=kind)
         return _finish(stored, claim, InboundMessage.Status.REFUSED, reason, seat)
 
 
@@ -191,10 +194,28 @@ def _finish(stored: InboundMessage, claim: datetime, status: str, result: str, s
 
 
 def _answer(
-    seat: Seat, stored: InboundMessage, *, ok: bool, command: str, reason: str, kind: str = "", stale: bool = False
+    seat: Seat,
+    stored: InboundMessage,
+    version: int,
+    *,
+    ok: bool,
+    command: str,
+    reason: str,
+    kind: str = "",
+    stale: bool = False,
 ) -> None:
+    """Queue the answer to a reply, unless the seat's answers are held back
+    (the decision, if any, is applied all the same)."""
     seat = Seat.objects.select_related("game").get(pk=seat.pk)
-    context = {"command": command or _("(nothing)"), "reason": reason, "in_reply_to": scan.message_id(stored.raw)}
+    folded = _answer_allowed(seat, version)
+    if folded is None:
+        return
+    context = {
+        "command": command or _("(nothing)"),
+        "reason": reason,
+        "in_reply_to": scan.message_id(stored.raw),
+        "folded": folded,
+    }
     if not ok:
         context.update(_game_ended(seat) or _game_now(seat, stale=stale))
     with transaction.atomic():
@@ -206,6 +227,44 @@ def _answer(
             template="reply_ok" if ok else "reply_error",
             context=context,
         )
+
+
+def _answer_limits() -> tuple[Limit, Limit]:
+    """One answer per seat in a while, and one a day for replies to old
+    addresses; rolling, so two answers are never a few seconds apart."""
+    return (
+        Limit("reply-answer", 1, settings.REPLY_ANSWER_EVERY_SECONDS, rolling=True),
+        Limit("reply-answer-old", 1, settings.REPLY_OLD_ANSWER_EVERY_SECONDS, rolling=True),
+    )
+
+
+def _answer_allowed(seat: Seat, version: int) -> int | None:
+    """None if this answer is held back (and counted, for the next answer to
+    tell of), else how many were held back since the last one sent. Anyone
+    who has seen one reply address can mail it, with any version, as often as
+    they like: every message to it is an answer to the player."""
+    every, old = _answer_limits()
+    who = str(seat.pk)
+    checks = [(every, who)]
+    if _old_address(seat.game, version):
+        checks.append((old, who))
+    if limits_hit(checks) is not None:
+        held_add(every, who, keep=HELD_KEPT)
+        return None
+    return held_take(every, who)
+
+
+def _old_address(game, version: int) -> bool:
+    """Whether the decision a reply address names came up more than
+    REPLY_OLD_AFTER_DAYS ago (or the game ended that long ago). A version the
+    log does not know is old: the version is not signed, only the seat."""
+    since = timezone.now() - timedelta(days=settings.REPLY_OLD_AFTER_DAYS)
+    if game.ended_at is not None and game.ended_at < since:
+        return True
+    if version == game.decision_version:
+        return False
+    asked = ActionRecord.objects.filter(game=game, seq=version).values_list("created_at", flat=True).first()
+    return asked is None or asked < since
 
 
 def _game_ended(seat: Seat) -> dict:
@@ -222,8 +281,8 @@ def _game_ended(seat: Seat) -> dict:
 
 
 def _game_now(seat: Seat, *, stale: bool) -> dict:
-    """What a refusal needs to help: examples of what to write for the
-    decision now asked of this seat, and for a reply that came too late the
+    """What a refusal needs to help: what to write for the decision now
+    asked of this seat (every legal choice, where they can be listed), and for a reply that came too late the
     game as it stands (the refusal says it shows it)."""
     game = seat.game
     if game.status != game.Status.RUNNING:
@@ -238,23 +297,44 @@ def _game_now(seat: Seat, *, stale: bool) -> dict:
         found["whose_turn"] = "" if mover == seat.position else names.get(colour) or colour
         found["your_turn"] = mover == seat.position
     if mover == seat.position:
-        found["examples"] = [notation_words.in_language(text, seat.language) for text in _examples(state)]
+        # The decision links a turn email offers (games.mail.quick), for the
+        # decision asked now; the board is shown only to a reply too late.
+        found.update(
+            observation=engine.observe(state, seat.position), names=names, decision_version=game.decision_version
+        )
+        found.setdefault("board_text", "")
+        choices, every = _choices(state)
+        found["examples"] = [_in_language(text, seat.language) for text in choices]
+        found["every_choice"] = every
     return found
 
 
-def _examples(state) -> list[str]:
-    """One legal action of each sort (the lowest bid and pass, a push and
-    push none, a removal with this game's colours), in the notation."""
-    examples: dict[tuple, str] = {}
-    for action in engine.legal_actions(state):
-        if isinstance(action, engine.Arrange):
-            continue
-        text = engine.format_action(action)
-        # Doing nothing (pass, push none) is its own sort, shown last.
-        examples.setdefault((type(action), text in ("pass", "push none")), text)
-        if len(examples) == 2:
-            break
-    return [text for key, text in sorted(examples.items(), key=lambda item: item[0][1])]
+def _choices(state) -> tuple[list[str], bool]:
+    """The decisions legal now, in the notation, and whether that is all of
+    them: every bid as one range, then pass; every push, then push none; a
+    roll. Removals are too many to list (slots ** players): one example."""
+    legal = engine.legal_actions(state)
+    kind = engine.decision_kind(state)
+    if kind == "bid":
+        bids = [action.amount for action in legal if isinstance(action, engine.Bid)]
+        shown = []
+        if bids:
+            low, high = engine.format_action(engine.Bid(bids[0])), engine.format_action(engine.Bid(bids[-1]))
+            shown.append(low if low == high else f"{low} … {high}")
+        return shown + ["pass"], True
+    if kind in ("push", "roll"):
+        texts = [engine.format_action(action) for action in legal]
+        # Doing nothing is shown last.
+        return sorted(texts, key=lambda text: text == "push none"), True
+    for action in legal:
+        if not isinstance(action, engine.Arrange):
+            return [engine.format_action(action)], False
+    return [], False
+
+
+def _in_language(text: str, language: str) -> str:
+    """A choice (or a range of bids "bid 0 … bid 9") as the seat writes it."""
+    return " … ".join(notation_words.in_language(part, language) for part in text.split(" … "))
 
 
 def inbound_release(*, waiting: timedelta, stale: timedelta) -> list[int]:

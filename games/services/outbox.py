@@ -41,6 +41,10 @@ log = logging.getLogger(__name__)
 ESSENTIAL_KINDS = {"invite", "link", "links"}
 
 
+# The answers to a reply by email (services.inbound): they carry the seat's
+# current reply address, so answering one reaches the game, not the sender.
+ANSWER_KINDS = {"reply_ok", "reply_error", "reply_refused"}
+
 # Kinds whose row version is a version of the game they tell of (and the
 # reminders, by prefix): their links carry it.
 SINCE_KINDS = {"turn", "race"}
@@ -156,6 +160,9 @@ def _written(notification: Notification) -> Notification:
             # page that decides nothing until its button is pressed; the
             # button carries the version, as every decision form does.
             context.update(confirm_url=seat_url(seat) + "confirm", decision_version=notification.version)
+        elif "decision_version" in context:
+            # An answer to a reply offers the links of the decision asked now.
+            context["confirm_url"] = seat_url(seat) + "confirm"
     if "seat_ids" in context:
         context["games"] = seat_links(seat_ids=context["seat_ids"], email=notification.to_email)
     if "home_id" in context:
@@ -164,7 +171,7 @@ def _written(notification: Notification) -> Notification:
     if notification.kind == "turn" and "since_events" not in context and seat is not None:
         context["since_events"] = since_last_decision(notification.game_id, seat.position, notification.version)
     notification.subject, notification.body_text, notification.body_html = email_render(
-        notification.template, context, _language(notification)
+        notification.template, context, _language(notification), _picture(notification)
     )
     return notification
 
@@ -211,15 +218,22 @@ def _picture(notification: Notification) -> dict | None:
 
 def _message(notification: Notification) -> EmailMultiAlternatives:
     seat = notification.seat
-    replies = seat is not None and (notification.kind == "turn" or notification.kind.startswith("reminder"))
+    reply_to = None
+    if seat is not None and (notification.kind == "turn" or notification.kind.startswith("reminder")):
+        reply_to = reply_address(seat, notification.version)
+    elif seat is not None and notification.kind in ANSWER_KINDS:
+        # Written when sent: the decision asked now, as a turn email's is.
+        reply_to = reply_address(seat, notification.game.decision_version)
     return email_message(
         subject=notification.subject,
         text=notification.body_text,
         html=notification.body_html,
         to=notification.to_email,
+        # A seat handed over keeps its name until the newcomer chooses theirs.
+        to_name=seat.display_name if seat is not None and notification.kind != "handover" else None,
         # The list of links is about several games; stopping one seat's emails is not its answer.
         unsubscribe=unsubscribe_url(seat) if seat is not None and notification.kind != "links" else None,
-        reply_to=reply_address(seat, notification.version) if seat is not None and replies else None,
+        reply_to=reply_to,
         picture=_picture(notification),
         tag=notification.kind,
         # Signed: the tracking webhook must not take a guessed id (tracking.py).

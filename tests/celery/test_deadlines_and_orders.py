@@ -17,6 +17,7 @@ from games.services.decisions import MISSED_DEADLINES_FOR_AUTOPILOT
 from games.services.game_state import load_state
 from games.services.seat_settings import orders_set
 from tests.factories import seat_at, started_game
+from tests.mail.helpers import addresses
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +84,7 @@ def test_a_reminder_goes_once_per_deadline_at_the_scaled_lead_time(
             mailoutbox.clear()
             with django_capture_on_commit_callbacks(execute=True):
                 assert timers.reminders_sweep() == 1
-            assert [message.to for message in mailoutbox] == [[seat_at(game, mover).email]]
+            assert [addresses(message) for message in mailoutbox] == [[seat_at(game, mover).email]]
             # A second sweep (or a second beat) does not remind again.
             assert timers.reminders_sweep() == 0
             traveller.move_to(game.deadline - ONE_SECOND)

@@ -26,6 +26,7 @@ from games.services.setup import game_create, seat_accept
 from games.services.webhook_send import FAILING_DAY, RETRY_SLACK, retry_delay
 from games.services.webhooks import webhook_add
 from tests.factories import next_turn_of, seat_at, started_game, tokens
+from tests.mail.helpers import addresses
 from tests.webhook_receiver import Receiver
 from tests.worker import wait_until
 
@@ -89,7 +90,7 @@ def test_a_failing_webhook_is_retried_with_backoff_and_switched_off_after_a_day_
     note = Notification.objects.get(kind="webhook_off")
     assert note.seat == seat_at(game, 1) and note.status == "sent"
     (message,) = [m for m in mail.outbox if "switched off" in m.subject]
-    assert message.to == ["p1@example.com"]
+    assert addresses(message) == ["p1@example.com"]
     assert "has failed every time since" in message.body and "HTTP 503" in message.body
     assert tokens(game)[1] in message.body
     # Nothing more goes to it; the seat page says it is switched off.

@@ -116,7 +116,8 @@ class Mailboxes:
             return None
         mail = Mail(
             path,
-            str(message["To"]),
+            # The address alone: the To header names the player too.
+            message["To"].addresses[0].addr_spec,
             str(message["Message-ID"]),
             str(message["X-Versailles-Game"] or ""),
             body.get_content(),

@@ -27,7 +27,7 @@ from games.services.links import seat_token
 from games.services.setup import game_create, link_resend, seat_accept
 from games.services.sweeps import deadlines_sweep, reminders_sweep
 from tests.factories import play_until
-from tests.mail.helpers import reply
+from tests.mail.helpers import addresses, reply
 from tests.web.pages import Form, forms_of, path_of, seat_links
 
 from .catalogue import GERMAN_PO, read_po
@@ -116,7 +116,7 @@ class Table:
         until the player chooses one."""
         languages = {seat.email: seat.language for seat in Seat.objects.all()}
         for message in mail.outbox[self.mails_read :]:
-            (address,) = message.to
+            (address,) = addresses(message)
             kind = ",".join(getattr(message, "tags", None) or ["?"])
             player = self.player_by_email(address)
             where = f"seat {player.position}: email {kind!r} ({message.subject})"
@@ -164,7 +164,7 @@ def _seated_table() -> Table:
     table.page("de", "host: game created", browser.post(form.action or "/new/", data, follow=True))
     for message in mail.outbox:
         (link,) = set(seat_links(message.body))
-        table.player_by_email(message.to[0]).link = path_of(link)
+        table.player_by_email(addresses(message)[0]).link = path_of(link)
     table.read_mail()
     for player in table.players:
         _take_seat(table, player)
@@ -209,7 +209,7 @@ def _let_the_clock_run(table: Table) -> None:
 def _decide(table: Table, message, rng: random.Random) -> bool:
     """Answer the decision on the seat page the emailed link opens; False if
     that page asks nothing (the decision was made meanwhile)."""
-    player = table.player_by_email(message.to[0])
+    player = table.player_by_email(addresses(message)[0])
     if table.first_time("deadline", player):
         _let_the_clock_run(table)
         return True
@@ -398,7 +398,8 @@ def test_a_german_seats_decision_email_names_cards_and_computer_players_in_germa
     assert engine.to_move(load_state(game)) == 1, "the game ended before a Goof or a Devil was shown"
     # The test's transactions commit: each email was sent as its decision committed.
     german_mail, english_mail = (
-        [m for m in mail.outbox if m.to == [seats[position].email] and "turn" in m.tags][-1] for position in (1, 2)
+        [m for m in mail.outbox if addresses(m) == [seats[position].email] and "turn" in m.tags][-1]
+        for position in (1, 2)
     )
     german, english = _mail_text(german_mail), _mail_text(english_mail)
     assert _words_in(german, ("tollpatsch", "teufel")), "the team table shows no named card"

@@ -5,9 +5,12 @@ from __future__ import annotations
 import base64
 import json
 import uuid
-from email.utils import formatdate
+from datetime import timedelta
+from email.utils import formatdate, parseaddr
 
+import time_machine
 from django.core import mail
+from django.utils import timezone
 
 from games import engine
 from games.models import Game, Notification, Seat
@@ -51,9 +54,14 @@ def seat_at(game: Game, position: int) -> Seat:
     return Seat.objects.select_related("game").get(game=game, position=position)
 
 
+def addresses(message) -> list[str]:
+    """A sent message's recipients' addresses, without their names ("Name <address>")."""
+    return [parseaddr(recipient)[1] for recipient in message.to]
+
+
 def mails_to(address: str, kind: str | None = None) -> list:
     """Sent messages to one address (optionally of one Notification kind, by tag)."""
-    found = [m for m in mail.outbox if address in m.to]
+    found = [m for m in mail.outbox if address in addresses(m)]
     if kind is not None:
         found = [m for m in found if kind in (getattr(m, "tags", None) or [])]
     return found
@@ -82,6 +90,12 @@ def reply(
     lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
     body = [first_line, "", "On Monday, Versailles wrote:", "> It is your turn to bid or pass.", "> pass"]
     return "\r\n".join(lines + [""] + body) + "\r\n"
+
+
+def later(minutes: float = 11):
+    """The clock (and the cache's, which counts the answers' limits) moved on:
+    a seat is answered at most once every 10 minutes."""
+    return time_machine.travel(timezone.now() + timedelta(minutes=minutes), tick=False)
 
 
 def basic_auth(secret: str = WEBHOOK_SECRET) -> str:

@@ -14,6 +14,7 @@ from games.services.game_state import load_state
 from games.services.notices import notices_after_decision
 from games.services.outbox import notification_send
 from tests.factories import with_gold
+from tests.mail.helpers import addresses
 from tests.web.integrity_helpers import game_over
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +39,7 @@ def game_over_emails(game, gold: list[int]) -> dict:
     mail.outbox.clear()
     for notification in Notification.objects.filter(game=game, kind="over"):
         assert notification_send(notification_id=notification.pk)
-    messages = {message.to[0]: message for message in mail.outbox}
+    messages = {addresses(message)[0]: message for message in mail.outbox}
     assert sorted(messages) == sorted(seat.email for seat in seats.values())
     return messages
 

@@ -111,11 +111,13 @@ def _lists_the_notation_of(language: str, text: str) -> bool:
 
 
 @pytest.mark.parametrize(
-    "language, examples", [("de", "biete 0 / passe"), ("en", "bid 0 / pass")], ids=["german", "english"]
+    "language, choices", [("de", "biete 0 … biete {gold} / passe"), ("en", "bid 0 … bid {gold} / pass")],
+    ids=["german", "english"],
 )
-def test_a_garbage_reply_is_refused_with_examples_in_the_seats_language(language, examples):
+def test_a_garbage_reply_is_refused_with_every_legal_decision_in_the_seats_language(language, choices):
     game = started_game()
     seat = _speaks(mover(game), language)
+    examples = choices.format(gold=load_state(game).gold[seat.position])
     version = game.version
     stored = _send(seat, "hallo zusammen")
     assert stored.status == InboundMessage.Status.REFUSED
@@ -131,12 +133,21 @@ def test_a_german_seat_is_told_why_its_reply_was_refused_in_german():
     game = started_game()
     german = _speaks(mover(game), "de")
     with translation.override("de"):
-        reason = engine.NotationError("unknown action %(verb)r", verb="hallo").translated(gettext)
-    assert reason != "unknown action 'hallo'", "no German catalog to tell the languages apart"
-    stored = _send(german, "hallo zusammen")
+        reason = engine.NotationError("a bid must be a whole number, not %(word)r", word="viel").translated(gettext)
+    assert not reason.startswith("a bid"), "no German catalog to tell the languages apart"
+    stored = _send(german, "biete viel")
     assert stored.result == reason
     (answer,) = mails_to(german.email, "reply_error")
     assert reason in answer.body
+
+
+def test_a_german_seat_is_told_in_german_that_its_reply_holds_no_decision():
+    german = _speaks(mover(started_game()), "de")
+    stored = _send(german, "hallo zusammen")
+    assert stored.status == InboundMessage.Status.REFUSED
+    assert stored.result == "in „hallo zusammen“ wurde keine Entscheidung gefunden"
+    (answer,) = mails_to(german.email, "reply_error")
+    assert stored.result in answer.body
 
 
 @pytest.mark.parametrize("language", ["de", "en"])

@@ -21,7 +21,7 @@ from games.services.links import seat_token
 from games.services.sweeps import reminders_sweep
 from games.services.tracking import notification_tag
 
-from .helpers import ANYMAIL_TEST_SETTINGS, basic_auth, mover, post_json, started_game
+from .helpers import ANYMAIL_TEST_SETTINGS, addresses, basic_auth, mover, post_json, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -99,7 +99,7 @@ def test_a_transient_provider_error_leaves_the_email_pending_for_a_retry(held_se
     assert notification.status == Notification.Status.SENT
     assert notification.attempts == 2
     assert notification.provider_id.startswith("pm-")
-    assert [m.to for m in mail.outbox] == [[notification.to_email]]
+    assert [addresses(m) for m in mail.outbox] == [[notification.to_email]]
 
 
 def test_the_send_task_retries_with_a_growing_capped_countdown(monkeypatch):

@@ -9,6 +9,7 @@ from django.core import mail
 from games.models import ActionRecord, Game, Notification, Seat
 from games.services.setup import game_create, seat_accept
 from tests.factories import computer_turns
+from tests.mail.helpers import addresses
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +31,7 @@ def test_the_new_game_form_seats_computer_players_who_are_sent_no_invitation(
     assert [s.computer for s in seats] == ["", "", "strong", "simple"]
     assert [s.name for s in seats[2:]] == ["Strong computer 1", "Simple computer 1"]
     assert all(s.accepted_at for s in seats[2:]) and not any(s.accepted_at for s in seats[:2])
-    assert sorted(m.to[0] for m in mail.outbox) == ["friend@example.com", "host@example.com"]
+    assert sorted(addresses(m)[0] for m in mail.outbox) == ["friend@example.com", "host@example.com"]
 
 
 def test_too_many_players_with_the_computers_counted_is_refused_and_creates_nothing(client):

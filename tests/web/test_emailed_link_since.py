@@ -20,6 +20,7 @@ from games.selectors.seat import local_time
 from games.services.game_state import load_state
 from games.services.seat_settings import orders_set
 from tests.factories import seat_at, started_game, tokens
+from tests.mail.helpers import addresses
 from tests.web.pages import forms_of, path_of
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +33,7 @@ SINCE_BOX = re.compile(r'<section class="box since" id="since">.*?</section>', r
 
 def _emailed_link(seat: Seat) -> str:
     """The link of the latest turn email to this seat, exactly as written."""
-    turns = [m for m in mail.outbox if seat.email in m.to and "turn" in (m.tags or [])]
+    turns = [m for m in mail.outbox if seat.email in addresses(m) and "turn" in (m.tags or [])]
     assert turns, f"no turn email to {seat.email}"
     # The decision links (each to a confirmation page) are not the seat link.
     (link,) = {found for found in EMAILED_LINK.findall(turns[-1].body) if "/confirm?" not in found}

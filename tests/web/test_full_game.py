@@ -8,6 +8,7 @@ import pytest
 from django.core import mail
 
 from games.models import Game
+from tests.mail.helpers import addresses
 from tests.web.pages import forms_of, path_of, seat_links
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,7 +31,7 @@ def create_game(client):
     links = {}
     for message in mail.outbox:
         (link,) = set(seat_links(message.body))
-        links[message.to[0]] = path_of(link)
+        links[addresses(message)[0]] = path_of(link)
     assert sorted(links) == sorted(EMAILS)
     return links
 
@@ -94,5 +95,5 @@ def test_a_four_player_game_plays_from_the_new_game_form_to_the_final_standings(
     final = client.get(links[EMAILS[0]]).content.decode()
     assert "Final standings" in final
     over_mails = [m for m in mail.outbox if "is over" in m.subject]
-    assert sorted(m.to[0] for m in over_mails) == sorted(EMAILS)
+    assert sorted(addresses(m)[0] for m in over_mails) == sorted(EMAILS)
     assert game.seed in over_mails[0].body

@@ -20,6 +20,7 @@ from games.services.links import home_token, seat_token, token_hash
 from games.services.setup import game_create, link_resend
 from games.web.limits import GAMES_PER_CLIENT, LINKS_PER_ADDRESS, LINKS_PER_CLIENT
 from tests.factories import started_game
+from tests.mail.helpers import addresses
 from versailles_site.celery import app
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -53,7 +54,7 @@ def test_asking_for_links_sends_one_email_with_every_unfinished_games_seat_link(
 
     assert response.status_code == 302 and response["Location"] == "/link/sent/"
     (email,) = mail.outbox
-    assert email.to == [PLAYER]
+    assert addresses(email) == [PLAYER]
     seats = {
         seat.game_id: seat
         for seat in Seat.objects.select_related("game").filter(email=PLAYER)

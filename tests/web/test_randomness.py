@@ -25,6 +25,7 @@ from games.randomness import commitment, pick_index
 from games.services import setup as setup_service
 from games.services.setup import game_create, seat_accept
 from tests.factories import COLOURS, play_steps, play_until, started_game, tokens
+from tests.mail.helpers import addresses
 
 SEED = hashlib.sha256(b"versailles: a seed for the randomness tests").hexdigest()
 
@@ -66,13 +67,13 @@ def readable(client, game: Game) -> dict[str, str]:
 def emails(game: Game) -> dict[str, str]:
     """Every email sent for this game, as written (the outbox keeps no body
     once an email is sent, so they are read from the test mailbox)."""
-    addresses = set(game.seats.values_list("email", flat=True))
+    seat_addresses = set(game.seats.values_list("email", flat=True))
     return {
-        f"email {index} to {message.to[0]}: {message.subject}": "\n".join(
+        f"email {index} to {addresses(message)[0]}: {message.subject}": "\n".join(
             [message.subject, message.body] + [content for content, _ in getattr(message, "alternatives", [])]
         )
         for index, message in enumerate(mail.outbox)
-        if message.to[0] in addresses
+        if addresses(message)[0] in seat_addresses
     }
 
 
