@@ -64,6 +64,8 @@ class WebhookDelivery(models.Model):
         SENT = "sent", _("sent")
         FAILED = "failed", _("failed")
         CANCELLED = "cancelled", _("cancelled")
+        # A turn a later decision made stale before it went out: not sent.
+        SUPERSEDED = "superseded", _("superseded by a later decision")
 
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries", verbose_name=_("webhook"))
     game = models.ForeignKey(
@@ -93,7 +95,11 @@ class WebhookDelivery(models.Model):
         verbose_name = _("webhook delivery")
         verbose_name_plural = _("webhook deliveries")
         constraints = [models.UniqueConstraint(fields=["webhook", "key"], name="webhook_delivery_once")]
-        indexes = [models.Index(fields=["status", "created_at"])]
+        indexes = [
+            models.Index(fields=["status", "created_at"]),
+            # Each webhook's oldest unfinished delivery, which goes out first.
+            models.Index(fields=["webhook", "status", "version"], name="webhook_delivery_queue"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.public_id} ({self.event})"

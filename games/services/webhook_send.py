@@ -1,11 +1,20 @@
-"""Sending webhook deliveries: claimed once, retried with backoff, and a
-webhook that has failed for a day disabled, its owner told by email.
+"""Sending webhook deliveries: each webhook's in version order, claimed
+once, retried with backoff, a turn a later decision made stale superseded
+instead of sent, and a webhook that has failed for a day disabled, its
+owner told by email.
 
-A delivery is written in full (its body stored, so every attempt sends the
-same body) before it is claimed (pending -> sending, one UPDATE that only a
-pending row passes), so two senders never both send one attempt. A sender
-that dies mid-request leaves the row "sending"; the sweep gives it back
-after a grace period, and it is sent again with the same delivery id
+Order: a webhook's deliveries go out one at a time, oldest version first.
+Whichever task runs for a webhook sends its oldest unfinished delivery
+(the head), not necessarily the one it was queued for; while the head is
+being sent or waits out its backoff, every newer one is held, and once the
+head is sent or given up the same task goes on down the queue. So after an
+outage the receiver gets what it missed in the order it happened, never a
+newer event before an older one.
+
+Once: a delivery is claimed (pending -> sending) before it is sent, under a
+lock on its webhook's row, so two senders never both send one attempt. A
+sender that dies mid-request leaves the row "sending"; the sweep gives it
+back after a grace period, and it is sent again with the same delivery id
 (X-Versailles-Delivery): receivers drop an id they have seen, which is the
 whole of their side of "once"."""
 
@@ -16,11 +25,12 @@ import time
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from games.models import Webhook, WebhookDelivery
+from games.models import Game, Webhook, WebhookDelivery
 
+from .enqueue import enqueue_now
 from .outbox import notification_queue
 from .webhook_http import AddressRefused, post
 from .webhook_text import body_of, headers_of
@@ -50,12 +60,77 @@ def retry_delay(attempts: int) -> timedelta:
     return min(timedelta(seconds=30 * 2 ** min(max(attempts - 1, 0), 16)), RETRY_MAX)
 
 
-def _claim(delivery_id: int) -> bool:
-    return bool(
-        WebhookDelivery.objects.filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING).update(
-            status=WebhookDelivery.Status.SENDING, claimed_at=timezone.now()
+UNFINISHED = (WebhookDelivery.Status.PENDING, WebhookDelivery.Status.SENDING)
+# A task's retry may run a moment before the time its row was given (two
+# machines' clocks): the head is due this much early.
+DUE_SLACK = timedelta(seconds=2)
+# How many deliveries one task sends down a webhook's queue before it hands
+# the rest to a new task (each request may take its timeouts; the task's
+# time limit is a minute).
+DRAIN_BATCH = 8
+
+
+def turns_supersede(*, webhook_id: int | None = None) -> int:
+    """Pending turns that a later decision has made stale (the game's
+    pending decision is another now, or the game has ended) become
+    superseded: "your turn" is never sent for a decision already made.
+    One webhook's, or every webhook's (the sweep). A turn being sent is
+    left to its sender; should it fail, it is superseded here next time."""
+    game = Game.objects.filter(pk=OuterRef("game_id"))
+    holds = Exists(
+        game.filter(
+            decision_version=OuterRef("version"), status__in=(Game.Status.RUNNING, Game.Status.PAUSED)
         )
     )
+    rows = WebhookDelivery.objects.filter(status=WebhookDelivery.Status.PENDING, event="turn")
+    if webhook_id is not None:
+        rows = rows.filter(webhook_id=webhook_id)
+    return rows.filter(~holds).update(
+        status=WebhookDelivery.Status.SUPERSEDED,
+        body="",
+        context=None,
+        next_attempt_at=None,
+        last_error="",
+    )
+
+
+def _head(webhook_id: int) -> WebhookDelivery | None:
+    return (
+        WebhookDelivery.objects.filter(webhook_id=webhook_id, status__in=UNFINISHED)
+        .order_by("version", "pk")
+        .first()
+    )
+
+
+def _claim_head(webhook_id: int) -> WebhookDelivery | None:
+    """Claim the webhook's oldest unfinished delivery, if it is pending and
+    due; None when there is nothing to send now (the queue is empty, its
+    head is another sender's, or the head waits out its backoff, and then
+    every newer delivery waits behind it)."""
+    with transaction.atomic():
+        # The webhook's row is locked while its queue is read and its head
+        # claimed. Without it, two senders could each read a different head
+        # (one from before the other's claim or send was committed) and
+        # claim two deliveries of one webhook at once: they would then race
+        # on the wire, and a newer event could arrive before an older one.
+        # With it, claims of one webhook's deliveries happen one after the
+        # other, each seeing what the one before it committed; and no lock
+        # is held while a request is on the wire. (SQLite, which ignores
+        # the row lock, takes its one write lock at BEGIN: the same effect.)
+        if Webhook.objects.select_for_update().filter(pk=webhook_id).values_list("pk", flat=True).first() is None:
+            return None
+        turns_supersede(webhook_id=webhook_id)
+        head = _head(webhook_id)
+        if head is None or head.status != WebhookDelivery.Status.PENDING:
+            return None
+        now = timezone.now()
+        if head.next_attempt_at is not None and head.next_attempt_at > now + DUE_SLACK:
+            return None
+        WebhookDelivery.objects.filter(pk=head.pk, status=WebhookDelivery.Status.PENDING).update(
+            status=WebhookDelivery.Status.SENDING, claimed_at=now
+        )
+    head.status = WebhookDelivery.Status.SENDING
+    return head
 
 
 def _written(delivery: WebhookDelivery) -> str:
@@ -65,35 +140,57 @@ def _written(delivery: WebhookDelivery) -> str:
         return delivery.body
     hook = delivery.webhook
     body = body_of(delivery, hook, hook.seat, hook.seat.game.public_id)
-    rows = WebhookDelivery.objects.filter(pk=delivery.pk, body="", status=WebhookDelivery.Status.PENDING)
-    if not rows.update(body=body):
-        # Another sender wrote it first: send what it wrote.
+    if not WebhookDelivery.objects.filter(pk=delivery.pk, body="").update(body=body):
+        # A sender before this one wrote it (and died): send what it wrote.
         body = WebhookDelivery.objects.filter(pk=delivery.pk).values_list("body", flat=True).first() or body
     return body
 
 
 def delivery_send(*, delivery_id: int) -> int | None:
-    """One attempt at one pending delivery. The seconds until it is due
-    again when it failed and may go through later; None otherwise (sent,
-    failed for good, not pending, or its webhook gone)."""
-    delivery = (
-        WebhookDelivery.objects.select_related("webhook__seat__game").filter(pk=delivery_id).first()
-    )
-    if delivery is None or delivery.status != WebhookDelivery.Status.PENDING:
+    """Send down the queue of ``delivery_id``'s webhook, oldest first, up
+    to this delivery and past it while they go through. The seconds until
+    the head is due again when this call's attempt failed and may go
+    through later (the caller's retry); None otherwise: everything sent or
+    given up, the queue another sender's or held behind a head whose own
+    retry is coming, or the webhook gone."""
+    hook = Webhook.objects.select_related("seat__game").filter(deliveries__pk=delivery_id).first()
+    if hook is None:
         return None
+    return webhook_drain(hook)
+
+
+def webhook_drain(hook: Webhook) -> int | None:
+    for _sent_count in range(DRAIN_BATCH):
+        if not webhook_live(hook, hook.seat):
+            deliveries_cancel(webhook_id=hook.pk, reason="webhook removed or disabled")
+            return None
+        head = _claim_head(hook.pk)
+        if head is None:
+            return None
+        head.webhook = hook
+        retry_in = _attempt(head)
+        if retry_in is not None:
+            return retry_in
+        hook.refresh_from_db(fields=["removed_at", "disabled_at", "link_hash"])
+        hook.seat.refresh_from_db(fields=["token_hash"])
+    # More may be waiting: a task of its own sends them, after this one.
+    following = _head(hook.pk)
+    if following is not None and following.status == WebhookDelivery.Status.PENDING:
+        enqueue_now("games.webhook_send", following.pk)
+    return None
+
+
+def _attempt(delivery: WebhookDelivery) -> int | None:
+    """One attempt at a delivery this sender has claimed: the seconds until
+    it is due again if it failed and may go through later, else None."""
     hook = delivery.webhook
-    if not webhook_live(hook, hook.seat):
-        deliveries_cancel(webhook_id=hook.pk, reason="webhook removed or disabled")
-        return None
     try:
         body = _written(delivery).encode()
     except Exception as error:  # a body that cannot be written never will be
-        log.exception("webhook delivery %s could not be written", delivery_id)
-        WebhookDelivery.objects.filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING).update(
+        log.exception("webhook delivery %s could not be written", delivery.pk)
+        WebhookDelivery.objects.filter(pk=delivery.pk, status=WebhookDelivery.Status.SENDING).update(
             status=WebhookDelivery.Status.FAILED, last_error=f"{type(error).__name__}: {error}"[:500]
         )
-        return None
-    if not _claim(delivery_id):
         return None
     timestamp = int(time.time())
     try:
@@ -209,11 +306,17 @@ def webhook_disable(*, webhook_id: int, error: str) -> bool:
 
 
 def deliveries_release(*, older_than: timedelta) -> list[int]:
-    """Claims left by senders that died, given back; then the pending rows
-    whose own task was lost: their ids, to be sent again."""
+    """Claims left by senders that died, given back; stale turns
+    superseded; then each webhook's head (its oldest unfinished delivery)
+    whose own task was lost: their ids, to be sent again. A delivery held
+    behind an older one is not sent by the sweep: its head's is."""
     now = timezone.now()
     WebhookDelivery.objects.filter(status=WebhookDelivery.Status.SENDING, claimed_at__lt=now - older_than).update(
         status=WebhookDelivery.Status.PENDING, claimed_at=None
+    )
+    turns_supersede()
+    older = WebhookDelivery.objects.filter(webhook_id=OuterRef("webhook_id"), status__in=UNFINISHED).filter(
+        Q(version__lt=OuterRef("version")) | Q(version=OuterRef("version"), pk__lt=OuterRef("pk"))
     )
     due = (
         WebhookDelivery.objects.filter(status=WebhookDelivery.Status.PENDING)
@@ -222,6 +325,7 @@ def deliveries_release(*, older_than: timedelta) -> list[int]:
             # A row that failed a moment ago has its task's retry coming.
             | Q(attempts__gt=0, next_attempt_at__lt=now - RETRY_SLACK)
         )
+        .filter(~Exists(older))
         .order_by("created_at")
         .values_list("pk", flat=True)[:500]
     )

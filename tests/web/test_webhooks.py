@@ -431,7 +431,8 @@ def test_the_moderators_game_page_lists_each_webhooks_deliveries_without_the_add
     client.force_login(user)
     html = client.get(f"/mod/g/{game.public_id}/").content.decode()
     assert "The whole table's deliveries" in html and "Webhook deliveries" in html
-    failed = WebhookDelivery.objects.filter(webhook=table).first()
+    # The table's queue: its oldest unfinished delivery failed and waits.
+    failed = WebhookDelivery.objects.filter(webhook=table, status="pending").order_by("version").first()
     sent = WebhookDelivery.objects.filter(webhook=mine).first()
     assert failed.status == "pending" and failed.last_error.startswith("HTTP 500")
     assert sent.status == "sent"
