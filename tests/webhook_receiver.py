@@ -2,7 +2,8 @@
 thread, written the way README ("Chat webhooks") tells a receiver to be:
 it checks the signature of a signed delivery with the documented recipe
 (written out here, not imported from the app) and handles each delivery id
-once, answering 2xx to one it has seen.
+once, answering 2xx to one it has seen. A delivery it answered with
+anything but 2xx it has not handled: the sender will try it again.
 
 It can answer with another status, and hold a request open (after it has
 handled it, as a receiver that is slow to answer does) until the test lets
@@ -33,6 +34,7 @@ class Arrival:
     body: bytes
     verified: bool | None  # None: an unsigned kind (Discord, Slack)
     duplicate: bool
+    status: int = 200  # what the receiver answered
 
     @property
     def json(self) -> dict:
@@ -52,7 +54,8 @@ class Receiver:
     # A request this says True of is held open, once, until release().
     hold: Callable[[Arrival], bool] | None = None
     arrivals: list[Arrival] = field(default_factory=list)
-    # Each delivery id handled, with what it said, in order of arrival.
+    # Each delivery id handled (answered 2xx the first time), with what it
+    # said, in order of arrival.
     handled: dict[str, Arrival] = field(default_factory=dict)
     seen: Counter = field(default_factory=Counter)
     held: threading.Event = field(default_factory=threading.Event)
@@ -97,19 +100,20 @@ class Receiver:
                 documented_signature(secret, headers.get("X-Versailles-Timestamp", ""), body), given
             )
         with self.lock:
+            status = 401 if verified is False else self.statuses.get(handler.path, 200)
             delivery = headers.get("X-Versailles-Delivery", "")
-            arrival = Arrival(handler.path, headers, body, verified, duplicate=delivery in self.handled)
+            arrival = Arrival(handler.path, headers, body, verified, duplicate=delivery in self.handled, status=status)
             self.arrivals.append(arrival)
             self.seen[delivery] += 1
-            # A forged or broken signature is refused and handled not at all.
-            if verified is not False and not arrival.duplicate:
+            # A forged or broken signature is refused and handled not at all;
+            # a delivery answered with a failure is not handled either.
+            if 200 <= status < 300 and not arrival.duplicate:
                 self.handled[delivery] = arrival
             hold = self.hold is not None and not self.held.is_set() and self.hold(arrival)
             if hold:
                 self.held.set()
         if hold:
             self.released.wait(timeout=120)
-        status = 401 if verified is False else self.statuses.get(handler.path, 200)
         try:
             handler.send_response(status)
             handler.send_header("Content-Length", "2")

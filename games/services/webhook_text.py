@@ -84,6 +84,19 @@ def _when(deadline: datetime, zone_name: str) -> str:
     return dateformat.format(deadline.astimezone(_zone(zone_name)), _("D j M Y, H:i"))
 
 
+def _moment(when: datetime, zone_name: str) -> str:
+    """"Fri 4 Dec 2026, 10:10 (Europe/Berlin)", or "… 09:10 UTC"."""
+    if zone_name == "UTC":
+        return _when(when, "UTC") + " UTC"
+    return f"{_when(when, zone_name)} ({zone_name})"
+
+
+def happened_at(delivery: WebhookDelivery) -> datetime:
+    """When the decision that caused the delivery was made: its row is
+    written in that decision's transaction."""
+    return delivery.created_at
+
+
 def _iso(deadline: datetime) -> str:
     """"2026-03-03T13:00Z": the deadline in UTC, for every reader and program."""
     return deadline.astimezone(UTC).strftime("%Y-%m-%dT%H:%MZ")
@@ -174,6 +187,12 @@ def body_of(delivery: WebhookDelivery, hook: Webhook, owner: Seat, public_id: st
             text, fields = _race(context, public_id)
         else:
             text, fields = _over(context, public_id)
+        # When it happened and where in the game: a chat read after an
+        # outage shows each message's own moment and order.
+        text += "\n" + _("%(when)s · version %(version)d of the game") % {
+            "when": _moment(happened_at(delivery), owner.time_zone if hook.scope == Webhook.Scope.SEAT else "UTC"),
+            "version": delivery.version,
+        }
         watch = settings.SITE_URL + reverse("spectator", args=[public_id])
         link = seat_url(owner) if hook.scope == Webhook.Scope.SEAT and hook.include_link else None
         if link:
@@ -191,6 +210,7 @@ def body_of(delivery: WebhookDelivery, hook: Webhook, owner: Seat, public_id: st
             "id": delivery.public_id,
             "scope": hook.scope,
             "game": {"id": public_id, "url": watch, "version": delivery.version},
+            "occurred_at": happened_at(delivery).astimezone(UTC).isoformat(timespec="seconds"),
             "text": text,
             **fields,
         }
