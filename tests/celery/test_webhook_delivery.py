@@ -288,3 +288,83 @@ def test_a_receiver_on_the_loopback_gets_every_event_of_a_game_once_and_signed_t
     assert all(b["link"].endswith(f"/s/{link}/") for b in my_turns)
     assert not [b for b in table_told if link in str(b) or "/s/" in str(b)]
     assert table.deliveries.count() + mine.deliveries.count() == len(ids) + len(superseded)
+
+
+@pytest.mark.heavy
+def test_after_an_outage_a_receiver_gets_every_delivery_once_in_the_games_order_and_no_stale_turn(
+    celery_env, celery_worker, receiver, settings
+):
+    """Issue 32's measurement: a receiver answering 500 for a while, the game
+    going on meanwhile. Afterwards each webhook's deliveries arrive in
+    version order (the race's result before the turns after it), none
+    twice, and a "your turn" decided during the outage is superseded, not
+    delivered late."""
+    settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True
+    celery_env.env["WEBHOOK_ALLOW_PRIVATE_ADDRESSES"] = "true"
+    game = game_create(
+        host_name="Hostess", host_email="hostess@example.com", other_emails=[], decision_hours=24,
+        ruleset_name="classic", computers=["simple", "simple", "simple"],
+    )
+    person = seat_accept(seat=seat_at(game, 0), colour="red", display_name="Hostess", time_zone="Europe/Paris")
+    emails_stop(seat=person)
+    person = seat_at(game, 0)
+    table = signed_hook(person, receiver, "/table", table=True)
+    mine = signed_hook(person, receiver, "/mine")
+    receiver.statuses.update({"/table": 500, "/mine": 500})
+    celery_worker()
+
+    def play_until_races(races: int) -> int:
+        """The person's decisions (the computer players' come from the
+        worker) until ``races`` races are over; how many were made."""
+        made = 0
+        while True:
+            current = wait_until(
+                lambda: (g := Game.objects.get(pk=game.pk)).status == Game.Status.OVER
+                or engine.to_move(load_state(g)) == 0 and g,
+                timeout=120,
+                what="the computer players",
+            )
+            if current is True or len(load_state(current).results) >= races:
+                return made
+            state = load_state(current)
+            decision_submit(seat=seat_at(game, 0), text=persons_choice(state, 0), seen_version=current.decision_version)
+            made += 1
+
+    assert play_until_races(1) >= 2
+    deliveries = WebhookDelivery.objects.filter(game=game)
+    during = set(deliveries.values_list("public_id", flat=True))
+    assert not receiver.handled and {a.status for a in receiver.arrivals} == {500}
+    receiver.statuses.update({"/table": 200, "/mine": 200})
+    recovered = timezone.now()
+    # The game goes on at once: its new events wait behind the old ones.
+    play_until_races(2)
+    finished = ("sent", "superseded")
+    # The oldest waits out its 30 s backoff (a minute if it failed twice).
+    wait_until(lambda: not deliveries.exclude(status__in=finished).exists(), timeout=150, what="every delivery sent")
+
+    sent = deliveries.filter(status="sent")
+    superseded = deliveries.filter(status="superseded")
+    # In the game's order, each webhook's own; none twice.
+    for path in ("/table", "/mine"):
+        versions = [a.json["game"]["version"] for a in receiver.handled.values() if a.path == path]
+        assert versions and versions == sorted(versions), path
+    assert not [a.delivery for a in receiver.arrivals if a.duplicate]
+    assert set(receiver.handled) == set(sent.values_list("public_id", flat=True))
+    assert all(a.verified for a in receiver.arrivals)
+    # Race 1's result, failed during the outage, went out after it; what
+    # the game did meanwhile waited for it and came after it.
+    race_1 = table.deliveries.get(key="race:1")
+    assert race_1.public_id in during
+    assert race_1.status == "sent" and race_1.attempts >= 2 and race_1.created_at < recovered
+    newer = table.deliveries.filter(version__gt=race_1.version, created_at__lt=race_1.sent_at, status="sent")
+    assert newer.exists(), "nothing newer waited for race 1's result"
+    order = list(receiver.handled)
+    assert all(order.index(race_1.public_id) < order.index(d.public_id) for d in newer)
+    # The person's turns decided during the outage: tried, then superseded,
+    # never delivered; only turns are ever superseded.
+    assert set(superseded.values_list("event", flat=True)) == {"turn"}
+    stale = mine.deliveries.filter(status="superseded", attempts__gte=1)
+    assert stale.exists()
+    assert not set(superseded.values_list("public_id", flat=True)) & set(receiver.handled)
+    # The turn the person has now still holds: it is told.
+    assert mine.deliveries.order_by("version").last().status == "sent"
