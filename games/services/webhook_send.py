@@ -109,14 +109,18 @@ def _claim_head(webhook_id: int) -> WebhookDelivery | None:
     every newer delivery waits behind it)."""
     with transaction.atomic():
         # The webhook's row is locked while its queue is read and its head
-        # claimed. Without it, two senders could each read a different head
-        # (one from before the other's claim or send was committed) and
-        # claim two deliveries of one webhook at once: they would then race
-        # on the wire, and a newer event could arrive before an older one.
-        # With it, claims of one webhook's deliveries happen one after the
-        # other, each seeing what the one before it committed; and no lock
-        # is held while a request is on the wire. (SQLite, which ignores
-        # the row lock, takes its one write lock at BEGIN: the same effect.)
+        # claimed, so that claims of one webhook's deliveries happen one
+        # after the other, each seeing what the one before it committed.
+        # Without it, a worker could claim on what it read before another
+        # worker's result was committed: a head that had just failed and
+        # been given its backoff would be read as due, claimed again at
+        # once and sent early; and the superseding of stale turns would race
+        # the claims. Only the head can be claimed at all (every older
+        # delivery is finished, which a worker sees only once that is
+        # committed), and the claim is still conditional (pending ->
+        # sending). No lock is held while a request is on the wire.
+        # (SQLite ignores the row lock but takes its one write lock at
+        # BEGIN here, which serialises the claims the same way.)
         if Webhook.objects.select_for_update().filter(pk=webhook_id).values_list("pk", flat=True).first() is None:
             return None
         turns_supersede(webhook_id=webhook_id)
@@ -126,9 +130,11 @@ def _claim_head(webhook_id: int) -> WebhookDelivery | None:
         now = timezone.now()
         if head.next_attempt_at is not None and head.next_attempt_at > now + DUE_SLACK:
             return None
-        WebhookDelivery.objects.filter(pk=head.pk, status=WebhookDelivery.Status.PENDING).update(
+        claimed = WebhookDelivery.objects.filter(pk=head.pk, status=WebhookDelivery.Status.PENDING).update(
             status=WebhookDelivery.Status.SENDING, claimed_at=now
         )
+        if not claimed:
+            return None
     head.status = WebhookDelivery.Status.SENDING
     return head
 

@@ -7,6 +7,7 @@ worker killed in the middle of a delivery."""
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 
 import pytest
@@ -25,7 +26,7 @@ from games.services.seat_settings import emails_stop
 from games.services.setup import game_create, seat_accept
 from games.services.webhook_send import FAILING_DAY, RETRY_SLACK, retry_delay
 from games.services.webhooks import webhook_add
-from tests.factories import next_turn_of, seat_at, started_game, tokens
+from tests.factories import next_turn_of, play_until, seat_at, started_game, tokens
 from tests.mail.helpers import addresses
 from tests.webhook_receiver import Receiver
 from tests.worker import wait_until
@@ -166,6 +167,52 @@ def test_two_senders_at_once_post_a_delivery_once(celery_env, receiver, settings
     assert [a.delivery for a in receiver.arrivals] == [delivery.public_id]
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts) == ("sent", 1)
+
+
+def test_two_senders_at_once_for_one_webhooks_old_and_new_deliveries_send_the_old_one_first(
+    celery_env, receiver, settings, tmp_path
+):
+    """One process is given the webhook's newest delivery, the other its
+    oldest, at the same moment. Whichever claims first sends the oldest
+    (the queue's head), held open by the receiver; the other finds the
+    webhook busy and ends without sending anything; the first then goes on
+    down the queue."""
+    settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True
+    celery_env.env["WEBHOOK_ALLOW_PRIVATE_ADDRESSES"] = "true"
+    game = started_game(3)
+    hook = signed_hook(seat_at(game, 0), receiver, "/queue", table=True)
+    play_until(game, lambda s: len(s.results) >= 1, random.Random(3))  # no worker runs: all wait
+    rows = list(WebhookDelivery.objects.filter(webhook=hook).order_by("version", "pk"))
+    assert {r.status for r in rows} == {"pending"} and len(rows) > 2
+    receiver.hold = lambda arrival: True
+
+    def sender(n: int, delivery_id: int) -> str:
+        return (
+            "import pathlib, time\n"
+            "from games.services import webhook_http; webhook_http.TIMEOUT = 90\n"
+            "from games.services.webhook_send import delivery_send\n"
+            f"here = pathlib.Path({str(tmp_path)!r}); (here / 'ready-{n}').touch()\n"
+            "while len(list(here.glob('ready-*'))) < 2: time.sleep(0.001)\n"
+            f"print(delivery_send(delivery_id={delivery_id}))"
+        )
+
+    senders = [celery_env.run(sender(0, rows[-1].pk)), celery_env.run(sender(1, rows[0].pk))]
+    wait_until(receiver.held.is_set, timeout=60, what="a sender's request")
+    wait_until(lambda: any(s.poll() is not None for s in senders), timeout=60, what="the other sender to give up")
+    assert sum(s.poll() is None for s in senders) == 1
+    (held,) = receiver.arrivals
+    # Every turn before race 1's result was decided long ago: superseded.
+    head = next(r for r in rows if r.event == "race")
+    assert held.delivery == head.public_id
+    before = WebhookDelivery.objects.filter(webhook=hook, pk__in=[r.pk for r in rows[: rows.index(head)]])
+    assert set(before.values_list("status", flat=True)) <= {"superseded"}
+    receiver.release()
+    outputs = [s.communicate(timeout=60) for s in senders]
+    assert [s.returncode for s in senders] == [0, 0], outputs
+    sent = list(WebhookDelivery.objects.filter(webhook=hook, status="sent").order_by("version", "pk"))
+    assert [a.delivery for a in receiver.arrivals] == [r.public_id for r in sent]
+    assert sent[0] == head and sent[-1].event == "turn"
+    assert not WebhookDelivery.objects.filter(webhook=hook, status__in=("pending", "sending")).exists()
 
 
 def persons_choice(state: engine.State, position: int) -> str:
@@ -331,6 +378,9 @@ def test_after_an_outage_a_receiver_gets_every_delivery_once_in_the_games_order_
             made += 1
 
     assert play_until_races(1) >= 2
+    # Race 1's result has been tried (and refused) before the receiver
+    # answers again.
+    wait_until(lambda: table.deliveries.filter(key="race:1", attempts__gte=1).exists(), what="race 1's result tried")
     deliveries = WebhookDelivery.objects.filter(game=game)
     during = set(deliveries.values_list("public_id", flat=True))
     assert not receiver.handled and {a.status for a in receiver.arrivals} == {500}
