@@ -127,6 +127,7 @@ def test_a_turn_decided_while_its_delivery_waited_is_superseded_and_both_pages_s
 
     page = Client().get(f"/s/{tokens(game)[1]}/webhooks/{hook.pk}/").content.decode()
     assert "turn — superseded by a later decision" in page
+    assert "Deliveries come one at a time in the game" in page
     language_set(seat=seat_at(game, 1), language="de")
     page = Client().get(f"/s/{tokens(game)[1]}/webhooks/{hook.pk}/").content.decode()
     assert "durch eine spätere Entscheidung überholt" in page
