@@ -121,7 +121,11 @@ def _claim_head(webhook_id: int) -> WebhookDelivery | None:
         # sending). No lock is held while a request is on the wire.
         # (SQLite ignores the row lock but takes its one write lock at
         # BEGIN here, which serialises the claims the same way.)
-        if Webhook.objects.select_for_update().filter(pk=webhook_id).values_list("pk", flat=True).first() is None:
+        # FOR NO KEY UPDATE: a decision writing this webhook's new
+        # deliveries (whose foreign key takes a key-share lock on it) never
+        # waits for a claim.
+        locked = Webhook.objects.select_for_update(no_key=True).filter(pk=webhook_id)
+        if locked.values_list("pk", flat=True).first() is None:
             return None
         turns_supersede(webhook_id=webhook_id)
         head = _head(webhook_id)
