@@ -85,12 +85,9 @@ def turns_supersede(*, webhook_id: int | None = None) -> int:
     rows = WebhookDelivery.objects.filter(status=WebhookDelivery.Status.PENDING, event="turn")
     if webhook_id is not None:
         rows = rows.filter(webhook_id=webhook_id)
+    # Its last error stays: the pages show why it had not gone out in time.
     return rows.filter(~holds).update(
-        status=WebhookDelivery.Status.SUPERSEDED,
-        body="",
-        context=None,
-        next_attempt_at=None,
-        last_error="",
+        status=WebhookDelivery.Status.SUPERSEDED, body="", context=None, next_attempt_at=None
     )
 
 
