@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0018_computer_number'),
+        ('games', '0019_api_idempotency_keys'),
     ]
 
     operations = [
