@@ -32,21 +32,12 @@ from games.services.links import token_hash
 from .decorators import number_in_query
 from .limits import Limit, client_ip, limits_counted
 from .openapi import document
-from .openapi_words import AFTER_MAX, DECISION_MAX, IDEMPOTENCY_KEY_PATTERN, VERSION_MAX
+from .openapi_words import AFTER_MAX, DECISION_MAX, ERROR_STATUS, IDEMPOTENCY_KEY_PATTERN, VERSION_MAX
 
 AFTER_DIGITS = len(str(AFTER_MAX))
 
-_STATUS_OF = {
-    "stale_decision": 409,
-    "not_your_turn": 409,
-    "game_not_running": 409,
-    "illegal_decision": 422,
-    "malformed_decision": 422,
-    "refused": 422,
-    "idempotency_key_reused": 422,
-}
 
-
+# Each refusal's status is the document's (openapi_words.ERROR_STATUS): one table for both.
 def error(status: int, code: str, message: str | Promise, **headers) -> JsonResponse:
     response = JsonResponse({"error": {"code": code, "message": str(message)}}, status=status)
     for name, value in headers.items():
@@ -198,7 +189,7 @@ def seat_decision(request, token):
             body: dict = {"error": {"code": refusal.code, "message": str(refusal.message)}}
             if refusal.code == "stale_decision":
                 body.update(api_reads.stale_details(seat.game_id, seat.pk, version))
-            return _STATUS_OF.get(refusal.code, 422), body
+            return ERROR_STATUS.get(refusal.code, 422), body
         game = outcome.game
         assert game is not None  # an outcome is a game or a refusal
         return 200, {
@@ -210,7 +201,7 @@ def seat_decision(request, token):
     try:
         result = api_decision_submit(token=token, text=text, version=version, key=key, answer=answer)
     except IdempotencyKeyReused as refusal:
-        return error(_STATUS_OF[refusal.code], refusal.code, refusal.message)
+        return error(ERROR_STATUS[refusal.code], refusal.code, refusal.message)
     response = JsonResponse(result.body, status=result.status)
     if key is not None:
         response["Idempotent-Replayed"] = "true" if result.replayed else "false"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+from games import engine
 from games.models import Game
 from games.services.api_tokens import api_token_create
+from games.services.game_state import load_state
 from tests.factories import seat_at
 
 
@@ -28,3 +30,9 @@ def api_get(client, path: str, secret: str | None = None):
 def api_post(client, secret: str, body, path: str = "/api/v1/seat/decision", **headers):
     data = body if isinstance(body, (bytes, str)) else json.dumps(body)
     return client.post(path, data=data, content_type="application/json", **bearer(secret), **headers)
+
+
+def mover(game: Game) -> int:
+    """The position of the seat to move now."""
+    game.refresh_from_db()
+    return engine.to_move(load_state(game))

@@ -11,25 +11,10 @@ import pytest
 from games import engine
 from games.models import ActionRecord, Game
 from games.services.game_state import load_state
-from tests.api.helpers import api_get, api_post, api_tokens
-from tests.factories import play_steps, play_until, started_game
+from tests.api.helpers import api_get, api_post, mover
+from tests.factories import play_steps, play_until
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def game():
-    return started_game(4)
-
-
-@pytest.fixture
-def secrets(game):
-    return api_tokens(game)
-
-
-def mover(game: Game) -> int:
-    game.refresh_from_db()
-    return engine.to_move(load_state(game))
 
 
 def snapshot(game: Game) -> tuple:

@@ -17,25 +17,10 @@ from games.models import ActionRecord, ApiIdempotencyKey, Game
 from games.services.api_tokens import api_token_create
 from games.services.decisions import deadline_expire
 from games.services.game_state import load_state
-from tests.api.helpers import api_get, api_post, api_tokens, bearer
-from tests.factories import play_until, seat_at, started_game
+from tests.api.helpers import api_get, api_post, bearer, mover
+from tests.factories import play_until, seat_at
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def game():
-    return started_game(4)
-
-
-@pytest.fixture
-def secrets(game):
-    return api_tokens(game)
-
-
-def mover(game: Game) -> int:
-    game.refresh_from_db()
-    return engine.to_move(load_state(game))
 
 
 def keyed_post(client, secret: str, body: dict, key: str):
