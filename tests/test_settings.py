@@ -8,6 +8,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from versailles_site.env import (
     DEV_SECRET_KEY,
+    PREPARE_THRESHOLD,
     database_config,
     env_bool,
     env_int,
@@ -118,7 +119,7 @@ def test_postgres_database_url_is_parsed():
         "PASSWORD": "pa@ss",
         "HOST": "db.example",
         "PORT": "6543",
-        "OPTIONS": {},
+        "OPTIONS": {"server_side_binding": True, "prepare_threshold": PREPARE_THRESHOLD},
     }
 
 
@@ -137,7 +138,15 @@ def test_ipv6_host_loses_its_brackets():
 
 
 def test_query_parameters_become_connection_options():
-    assert db("postgres://u@h/v?sslmode=require")["OPTIONS"] == {"sslmode": "require"}
+    assert db("postgres://u@h/v?sslmode=require")["OPTIONS"]["sslmode"] == "require"
+
+
+def test_prepared_statements_can_be_turned_off_for_a_transaction_pooler():
+    config = database_config(
+        {"DATABASE_URL": "postgres://u@h/v?sslmode=require", "DATABASE_PREPARED_STATEMENTS": "false"},
+        sqlite_path="/tmp/unused.sqlite3",
+    )
+    assert config["OPTIONS"] == {"sslmode": "require"}
 
 
 @pytest.mark.parametrize("url", ["mysql://u@h/v", "sqlite:///var/db.sqlite3", "h:5432/v"])

@@ -158,6 +158,10 @@ def proxy_ssl_header(environ: Mapping[str, str]) -> tuple[str, str] | None:
     return "HTTP_" + name.upper().replace("-", "_"), expected
 
 
+# psycopg's own default: a statement run this often by one connection is prepared.
+PREPARE_THRESHOLD = 5
+
+
 def database_config(environ: Mapping[str, str], *, sqlite_path: str) -> dict[str, Any]:
     """DATABASES["default"] from DATABASE_URL, or the embedded SQLite file."""
     url = _raw(environ, "DATABASE_URL")
@@ -210,6 +214,15 @@ def database_config(environ: Mapping[str, str], *, sqlite_path: str) -> dict[str
             "DATABASE_URL query must be name=value pairs, as in ?sslmode=require"
         ) from None
 
+    if env_bool(environ, "DATABASE_PREPARED_STATEMENTS", True):
+        # Django turns psycopg's prepared statements off unless asked. With
+        # server-side binding psycopg prepares a statement once a connection
+        # has run it prepare_threshold times, so PostgreSQL stops planning the
+        # few statements a page or a decision runs over and over (a seat link's
+        # version check: 1.43-1.55x the static page without, 1.20-1.37x with,
+        # bench/web.py). A transaction-pooling PgBouncer cannot keep them:
+        # DATABASE_PREPARED_STATEMENTS=false there.
+        options = {"server_side_binding": True, "prepare_threshold": PREPARE_THRESHOLD, **options}
     return {
         "ENGINE": "django.db.backends.postgresql",
         "NAME": name,
