@@ -258,6 +258,17 @@ def help_handled(*, moderator, help_request: HelpRequest, reason: str) -> None:
         HelpRequest.objects.filter(pk=help_request.pk).update(handled_at=timezone.now())
 
 
+def game_hide(*, moderator, game: Game, reason: str) -> None:
+    """Take an open game out of the lobby; its join link then opens nothing.
+    Those who hold seats keep them."""
+    with transaction.atomic():
+        game = game_lock(game.pk)
+        if not game.join_hash or game.hidden:
+            raise ServiceError(_("This game is not listed for strangers to join."))
+        _entry(moderator=moderator, game=game, action="hide", reason=reason)
+        Game.objects.filter(pk=game.pk).update(hidden=True)
+
+
 def _mover_seat(game: Game) -> Seat | None:
     if game.state is None:
         return None

@@ -72,6 +72,7 @@ def game_new(request):
                 ruleset_name=data["ruleset"],
                 language=request.LANGUAGE_CODE,
                 computers=form.computers(),
+                opening=form.opening(request.LANGUAGE_CODE),
             )
         except ServiceError as error:
             form.add_error(None, error.message)
