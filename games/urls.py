@@ -50,6 +50,7 @@ urlpatterns = [
     path("g/<str:public_id>/verify", public.verify, name="verify"),
     path("link/", public.link_resend_view, name="link_resend"),
     path("open/", open_games.lobby, name="open_lobby"),
+    path("open/games.json", open_games.lobby_json, name="open_lobby_json"),
     path("open/play", open_games.play_now, name="open_play"),
     path("open/sent/", open_games.join_sent, name="open_sent"),
     path("open/c/<str:token>/", open_games.confirm, name="open_confirm"),

@@ -5,6 +5,7 @@ only, never an address."""
 from __future__ import annotations
 
 from django.contrib import messages
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -33,6 +34,31 @@ def lobby(request):
         {"games": reads.lobby_rows(language=language, decision_hours=hours), "filters": filters, "quick": quick},
         status=400 if filters.is_bound and not filters.is_valid() else 200,
     )
+
+
+@require_safe
+def lobby_json(request):
+    """The lobby for programs: the same games and filters, each with its join page."""
+    filters = LobbyFilterForm(request.GET or None)
+    if filters.is_bound and not filters.is_valid():
+        return JsonResponse({"error": "bad_request", "fields": sorted(filters.errors)}, status=400)
+    language = filters.cleaned_data["language"] if filters.is_bound else ""
+    hours = filters.cleaned_data["pace"] if filters.is_bound else None
+    games = [
+        {
+            "join": request.build_absolute_uri(reverse("open_join", args=[row["join_token"]])),
+            "language": row["language"],
+            "decision_hours": row["decision_hours"],
+            "seats": row["seats"],
+            "taken": row["taken"],
+            "free": row["free"],
+            "host": row["host"],
+            "wait_ends_at": row["open_until"].isoformat() if row["open_until"] else None,
+            "when_wait_ends": row["when_open"],
+        }
+        for row in reads.lobby_rows(language=language, decision_hours=hours)
+    ]
+    return JsonResponse({"games": games})
 
 
 def _join_limits(request, email: str) -> int | None:

@@ -8,7 +8,9 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -18,6 +20,7 @@ from games.services.open_games import UNCONFIRMED_PER_ADDRESS
 from games.web.limits import JOINS_PER_CLIENT
 from tests.mail.helpers import addresses
 from tests.open.helpers import HOST, ask_to_join, confirmation_path, link_in, mails_to, open_game
+from tests.web.test_integrity_reads import assert_private, is_read_only
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -229,3 +232,35 @@ def test_a_moderator_hides_a_listed_game_and_sees_who_asked_to_join(mod_client):
     # Nothing held by the confirmation either.
     Client().post(confirmation_path("stranger@example.com"))
     assert not Seat.objects.filter(email="stranger@example.com").exists()
+
+
+def test_get_and_head_of_every_open_game_link_change_nothing_and_send_nothing(django_capture_on_commit_callbacks):
+    game = open_game(seats=2, listed=False)
+    ask_to_join(Client(), join_path(game), "Stranger", "stranger@example.com")
+    outbox = len(mail.outbox)
+    host = game.seats.get(is_host=True)
+    urls = [
+        "/open/", "/open/?language=de&pace=24", "/open/games.json", "/open/sent/", join_path(game),
+        confirmation_path("stranger@example.com"), "/open/play", f"/s/{seat_token(host)}/remove-joined",
+    ]
+    for url in urls:
+        for method in ("get", "head"):
+            with (
+                django_capture_on_commit_callbacks(execute=True) as callbacks,
+                CaptureQueriesContext(connection) as queries,
+            ):
+                response = getattr(Client(), method)(url)
+            assert response.status_code in (200, 405), (method, url, response.status_code)
+            assert [q["sql"] for q in queries.captured_queries if not is_read_only(q["sql"])] == [], (method, url)
+            assert callbacks == [], (method, url)
+    assert len(mail.outbox) == outbox
+    assert Seat.objects.filter(game=game, email="").count() == 2
+    assert JoinRequest.objects.get().confirmed_at is None
+
+
+def test_the_join_and_confirmation_pages_are_not_cached_and_send_no_referrer():
+    game = open_game(listed=False)
+    ask_to_join(Client(), join_path(game), "Stranger", "stranger@example.com")
+    for path in (join_path(game), confirmation_path("stranger@example.com")):
+        assert_private(Client().get(path))
+        assert_private(Client().head(path))
