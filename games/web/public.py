@@ -56,7 +56,8 @@ def home(request):
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def game_new(request):
-    form = NewGameForm(request.POST or None)
+    # An open game's language starts as the page's.
+    form = NewGameForm(request.POST or None, initial={"game_language": request.LANGUAGE_CODE})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         # Counted once the form is valid: a typo costs no try.
