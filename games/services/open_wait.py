@@ -31,8 +31,9 @@ def open_waits_due(limit: int = BATCH) -> list[int]:
 
 
 def open_wait_end(*, game_id: int) -> str:
-    """What the end of the wait did: "filled", "called_off" or "" (the wait
-    had not ended, or another sweep got there first)."""
+    """What the end of the wait did: "called_off", "closed" (the open seats
+    were filled, if the host chose that, and the game started if every seat
+    is taken) or "" (the wait had not ended, or another sweep got there first)."""
     with transaction.atomic():
         game = game_lock(game_id)
         due = Game.objects.filter(pk=game.pk, open_until__lte=Now(), status=Game.Status.INVITING).exists()
@@ -40,7 +41,8 @@ def open_wait_end(*, game_id: int) -> str:
             return ""
         seats = list(Seat.objects.filter(game=game).order_by("position"))
         free = [s for s in seats if not s.computer and (not s.email or (s.joined_at and not s.accepted_at))]
-        if game.when_open == Game.WhenOpen.GIVE_UP and any(not s.email for s in seats):
+        # A seat a stranger held but never took is as open as one nobody held.
+        if game.when_open == Game.WhenOpen.GIVE_UP and free:
             _call_off(game, seats)
             return "called_off"
         if game.when_open == Game.WhenOpen.FILL:
@@ -48,7 +50,7 @@ def open_wait_end(*, game_id: int) -> str:
         Game.objects.filter(pk=game.pk).update(open_until=None, open_seats=0)
         game.open_until, game.open_seats = None, 0
         game_start_if_all_seated(game)
-    return "filled"
+    return "closed"
 
 
 def _fill(game: Game, seats: list[Seat], free: list[Seat]) -> None:
@@ -79,5 +81,5 @@ def _call_off(game: Game, seats: list[Seat]) -> None:
         if seat.email:
             notification_queue(
                 game=game, seat=seat, kind="open_off", version=0, template="open_off",
-                context={"players": sum(1 for s in seats if s.email or s.computer), "seats": len(seats)},
+                context={"players": sum(1 for s in seats if s.accepted_at), "seats": len(seats)},
             )

@@ -54,10 +54,12 @@ def game_create(
         opening_check(opening)
     open_count = opening.seats if opening is not None else 0
     if not ruleset.min_players <= len(emails) + len(computers) + open_count <= ruleset.max_players:
-        raise ServiceError(
+        counted = (
             _("A game has %(low)d to %(high)d players, the host, the computer players and the open seats included.")
-            % {"low": ruleset.min_players, "high": ruleset.max_players}
+            if open_count
+            else _("A game has %(low)d to %(high)d players, the host and the computer players included.")
         )
+        raise ServiceError(counted % {"low": ruleset.min_players, "high": ruleset.max_players})
     if len(set(emails)) != len(emails):
         raise ServiceError(_("Each player needs their own email address."))
     if decision_hours not in DECISION_HOURS:

@@ -144,13 +144,18 @@ class NewGameForm(OpenSeatsFields):
             fewest, most = players_range(data.get("ruleset") or CLASSIC_RULESET)
             players = 1 + len(others) + computers
             if not fewest <= players <= most:
-                self.add_error(
-                    "other_emails",
+                counted = (
                     _(
                         "A game has %(low)d to %(high)d players: you, the addresses you give, the "
                         "computer players and the open seats make %(players)d."
-                    ) % {"low": fewest, "high": most, "players": players},
+                    )
+                    if data.get("open_seats")
+                    else _(
+                        "A game has %(low)d to %(high)d players: you, the addresses you give and the "
+                        "computer players make %(players)d."
+                    )
                 )
+                self.add_error("other_emails", counted % {"low": fewest, "high": most, "players": players})
             elif len(set(others + [host.lower()])) != len(others) + 1:
                 self.add_error("other_emails", _("Each player needs their own email address."))
         return data

@@ -42,5 +42,6 @@ def ask_to_join(client: Client, join_path: str, name: str, email: str, **extra):
 
 
 def confirmation_path(email: str) -> str:
-    (message,) = [m for m in mails_to(email) if "confirm your address" in m.subject or "bestätigen" in m.subject]
+    subjects = ("confirm your address", "bestätige deine Adresse")
+    (message,) = [m for m in mails_to(email) if any(words in m.subject for words in subjects)]
     return link_in(message.body, "open/c")

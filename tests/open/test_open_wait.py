@@ -126,3 +126,18 @@ def test_the_player_home_lists_the_open_games_the_address_joined_and_their_state
     assert "Open games you asked to join" in page and f"Game {other.public_id}" in page
     assert "waiting for you to confirm" in page
     assert HomeLink.objects.count() == 1
+
+
+def test_when_the_host_chose_to_give_up_a_seat_held_but_never_taken_calls_the_game_off_too():
+    game = open_game(seats=2, when_open="give_up")
+    client = Client()
+    host_takes(client, game)
+    hold_and_take(client, game, "Ann", "ann@example.com", "blue")
+    ask_to_join(client, reverse("open_join", args=[join_token(game)]), "Slow", "slow@example.com")
+    client.post(confirmation_path("slow@example.com"))
+    wait_ends(game)
+    open_waits_sweep()
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+    told = Notification.objects.filter(game=game, kind="open_off").values_list("to_email", flat=True)
+    assert sorted(told) == sorted(["ann@example.com", "slow@example.com", HOST[1]])
