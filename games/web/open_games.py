@@ -17,6 +17,7 @@ from games.services.open_games import join_hold, join_request_make, joined_remov
 from games.services.quick_play import quick_play
 
 from .decorators import private, with_seat
+from .form_fields import hours_label
 from .limits import JOINS_PER_ADDRESS, JOINS_PER_CLIENT, client_ip, limits_hit, too_many
 from .open_forms import JoinForm, LobbyFilterForm, QuickPlayForm
 
@@ -28,12 +29,18 @@ def lobby(request):
     if filters.is_valid():
         language, hours = filters.cleaned_data["language"], filters.cleaned_data["pace"]
     quick = QuickPlayForm(initial={"language": request.LANGUAGE_CODE})
+    games = _paced(reads.lobby_rows(language=language, decision_hours=hours))
     return render(
         request,
         "open/lobby.html",
-        {"games": reads.lobby_rows(language=language, decision_hours=hours), "filters": filters, "quick": quick},
+        {"games": games, "filters": filters, "quick": quick},
         status=400 if filters.is_bound and not filters.is_valid() else 200,
     )
+
+
+def _paced(rows: list[dict]) -> list[dict]:
+    """Each row's time per decision worded as the filter words it ("1 day")."""
+    return [{**row, "pace": hours_label(row["decision_hours"])} for row in rows]
 
 
 @require_safe
@@ -127,7 +134,8 @@ def play_now(request):
     if not form.is_valid():
         filters = LobbyFilterForm()
         return render(
-            request, "open/lobby.html", {"games": reads.lobby_rows(), "filters": filters, "quick": form}, status=400
+            request, "open/lobby.html", {"games": _paced(reads.lobby_rows()), "filters": filters, "quick": form},
+            status=400,
         )
     data = form.cleaned_data
     retry_after = _join_limits(request, data["email"])
@@ -139,7 +147,7 @@ def play_now(request):
         )
     except ServiceError as error:
         form.add_error(None, error.message)
-        context = {"games": reads.lobby_rows(), "filters": LobbyFilterForm(), "quick": form}
+        context = {"games": _paced(reads.lobby_rows()), "filters": LobbyFilterForm(), "quick": form}
         return render(request, "open/lobby.html", context, status=400)
     return redirect("open_sent" if done.joined is not None else "game_created")
 

@@ -95,6 +95,7 @@ def test_two_strangers_find_a_listed_game_join_it_and_a_computer_player_fills_th
         row = page.locator("#open-games tbody tr", has_text=HOST[0])
         assert row.count() == 1, body(page)
         assert "@" not in body(page)
+        site.screenshot(page, f"open-lobby-{name}")
         with page.expect_navigation():
             row.get_by_role("link", name="Join").click()
         ask_to_join(page, name, email)
