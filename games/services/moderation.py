@@ -145,6 +145,9 @@ def _a_person(seat: Seat) -> None:
     seat actions are for people's seats only."""
     if seat.computer:
         raise ServiceError(_("That seat is a computer player's: it has no email, link or autopilot to change."))
+    if not seat.email:
+        # Strangers take it by a confirmed address (services.open_games).
+        raise ServiceError(_("That seat is still open: nobody holds it yet."))
 
 
 def seat_replace(*, moderator, seat: Seat, new_email: str, reason: str) -> Seat:

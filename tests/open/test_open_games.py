@@ -264,3 +264,15 @@ def test_the_join_and_confirmation_pages_are_not_cached_and_send_no_referrer():
     for path in (join_path(game), confirmation_path("stranger@example.com")):
         assert_private(Client().get(path))
         assert_private(Client().head(path))
+
+
+def test_a_moderator_sees_an_open_seat_as_open_and_cannot_act_on_it(mod_client):
+    game = open_game(seats=2)
+    vacant = Seat.objects.filter(game=game, email="").first()
+    page = mod_client.get(f"/mod/g/{game.public_id}/").content.decode()
+    assert "an open seat" in page and "&lt;&gt;" not in page
+    mod_client.post(
+        f"/mod/g/{game.public_id}/act",
+        {"action": "replace", "seat": vacant.position, "email": "sneaky@example.com", "reason": "fill it"},
+    )
+    assert not Seat.objects.filter(email="sneaky@example.com").exists()
