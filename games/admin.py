@@ -16,6 +16,7 @@ from games.models import (
     Game,
     HelpRequest,
     InboundMessage,
+    JoinRequest,
     ModerationEntry,
     Notification,
     Seat,
@@ -28,7 +29,9 @@ from games.models import (
 # filtered on: a filter such as ?seed__startswith=a answers "is there such a
 # game", one letter at a time, as well as showing the value would.
 SECRET_FIELDS = {
-    Game: {"seed", "state"},
+    Game: {"seed", "state", "join_nonce", "join_hash"},
+    # The confirmation link's: it holds a seat.
+    JoinRequest: {"nonce", "token_hash"},
     Seat: {"link_nonce", "token_hash", "standing_orders"},
     SeatHolder: {"token_hash"},
     # Chance draws name the cards drawn; the public part is in events.
@@ -99,7 +102,20 @@ class GameAdmin(ReadOnlyAdmin):
         "created_at",
         "started_at",
         "ended_at",
+        "open_seats",
+        "listed",
+        "hidden",
+        "language",
+        "open_until",
+        "when_open",
     )
+
+
+@admin.register(JoinRequest)
+class JoinRequestAdmin(ReadOnlyAdmin):
+    # The nonce and the hash stay out, as a seat's do.
+    list_display = ("game", "email", "display_name", "created_at", "expires_at", "confirmed_at", "seat")
+    fields = ("game", "email", "display_name", "created_at", "expires_at", "confirmed_at", "seat")
 
 
 @admin.register(Seat)

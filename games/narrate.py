@@ -234,6 +234,7 @@ def describe_moderation(entry: Event, names: Names | None = None) -> str:
         "resend": _("A moderator sent %(seat)s their link again"),
         "abort": _("A moderator ended the game"),
         "help": _("A moderator answered %(seat)s's request for help"),
+        "hide": _("A moderator took the game out of the list of open games"),
     }
     text = texts.get(action, _("A moderator acted")) % {"seat": seat_name, "detail": detail}
     return _("%(text)s: %(reason)s") % {"text": text, "reason": reason}

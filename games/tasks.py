@@ -68,6 +68,11 @@ def deadlines_sweep() -> int:
     return sweeps.deadlines_sweep()
 
 
+@shared_task(name="games.open_waits_sweep", **STATE_CHANGING)
+def open_waits_sweep() -> int:
+    return sweeps.open_waits_sweep()
+
+
 @shared_task(name="games.reminders_sweep", **STATE_CHANGING)
 def reminders_sweep() -> int:
     return sweeps.reminders_sweep()

@@ -56,6 +56,11 @@ def test_an_unsubscribe_token_at_the_end_of_a_line_is_hidden():
     assert redact_secrets("Not Found: /u/Ab-c_D12") == "Not Found: /u/<hidden>"
 
 
+def test_an_open_games_confirmation_and_join_secrets_are_hidden():
+    line = "POST /open/c/Ab-c_D12/ then GET /open/j/Ef-G_h34/ and /open/games.json?language=de"
+    assert redact_secrets(line) == "POST /open/c/<hidden>/ then GET /open/j/<hidden>/ and /open/games.json?language=de"
+
+
 def test_a_token_in_a_quoted_request_line_is_hidden_and_the_quotes_stay():
     line = '127.0.0.1 - - "GET /s/Ab-c_D12 HTTP/1.1" 200 5 "http://h/s/Ef-G_h34/" "curl"'
     assert redact_secrets(line) == '127.0.0.1 - - "GET /s/<hidden> HTTP/1.1" 200 5 "http://h/s/<hidden>/" "curl"'

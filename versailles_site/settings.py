@@ -208,6 +208,7 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "deadlines": {"task": "games.deadlines_sweep", "schedule": 30.0},
     "reminders": {"task": "games.reminders_sweep", "schedule": 60.0},
+    "open-waits": {"task": "games.open_waits_sweep", "schedule": 60.0},
     "unsent-email": {"task": "games.notifications_sweep", "schedule": 60.0},
     "unsent-webhooks": {"task": "games.webhooks_sweep", "schedule": 60.0},
     "unread-replies": {"task": "games.inbound_sweep", "schedule": 30.0},

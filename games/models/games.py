@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import secrets
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 DECISION_HOURS = (1, 6, 12, 24, 48, 72, 168)
 DEFAULT_DECISION_HOURS = 24
+# The waits a host may choose for strangers to fill open seats: an hour to a week.
+OPEN_WAIT_HOURS = (1, 6, 12, 24, 48, 72, 168)
 
 
 PUBLIC_ID_ALPHABET = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -62,9 +65,39 @@ class Game(models.Model):
     # stepped into need not read their steps.
     moderation_steps = models.PositiveIntegerField(default=0, verbose_name=_("moderators' steps"))
 
+    # Open games (services.open_games): seats the host left for strangers.
+    class WhenOpen(models.TextChoices):
+        FILL = "fill", _("computer players take the open seats")
+        GIVE_UP = "give_up", _("the game is called off")
+
+    # How many seats nobody holds yet; 0 for a game of invited players only.
+    open_seats = models.PositiveSmallIntegerField(default=0, verbose_name=_("open seats"))
+    # Shown in the lobby (/open/); otherwise joinable only by its join link.
+    listed = models.BooleanField(default=False, verbose_name=_("listed in the lobby"))
+    # A moderator took the game out of the lobby; its join link opens nothing.
+    hidden = models.BooleanField(default=False, verbose_name=_("hidden by a moderator"))
+    # The language the lobby shows the game under and strangers' seats start in.
+    language = models.CharField(
+        max_length=8, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE, verbose_name=_("language")
+    )
+    # When the wait for strangers ends, and what happens to seats still open then.
+    open_until = models.DateTimeField(null=True, blank=True, db_index=True, verbose_name=_("open until"))
+    when_open = models.CharField(
+        max_length=10, choices=WhenOpen.choices, blank=True, verbose_name=_("seats still open at the end")
+    )
+    # The join link's secret is derived from this nonce (services.open_links);
+    # only its hash is stored. Empty for a game with no open seat.
+    join_nonce = models.CharField(max_length=32, blank=True, verbose_name=_("join link nonce"))
+    join_hash = models.CharField(max_length=64, blank=True, db_index=True, verbose_name=_("join link hash"))
+
     class Meta:
         verbose_name = _("game")
         verbose_name_plural = _("games")
 
     def __str__(self) -> str:
         return _("game %(id)s (%(status)s)") % {"id": self.public_id, "status": self.get_status_display()}
+
+    @property
+    def joinable(self) -> bool:
+        """Whether a stranger may still ask for, and hold, one of its open seats."""
+        return self.status == self.Status.INVITING and self.open_seats > 0 and not self.hidden

@@ -68,6 +68,9 @@ class Seat(models.Model):
     # Counts changes to the seat's webhooks: the cached page's key holds it, and
     # a decision looks for webhooks only in games where it is not 0 somewhere.
     webhooks_version = models.PositiveIntegerField(default=0, verbose_name=_("webhook changes"))
+    # Set for a stranger who joined an open game by a confirmed address: the
+    # host may remove them before the start.
+    joined_at = models.DateTimeField(null=True, blank=True, verbose_name=_("joined at"))
 
     class Meta:
         verbose_name = _("seat")

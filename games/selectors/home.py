@@ -40,4 +40,8 @@ def _game_row(seat: Seat) -> dict:
         "waiting_for": mover.name if mover is not None and mover.pk != seat.pk else None,
         "race": race and race["number"],
         "standings": final_standings(observation, names) if game.status == Game.Status.OVER else None,
+        # An open game the address joined or hosts: the seats still free and when the wait ends.
+        "open_seats": game.open_seats if game.status == Game.Status.INVITING else 0,
+        "open_until": game.open_until if game.status == Game.Status.INVITING else None,
+        "when_open": game.when_open,
     }

@@ -230,6 +230,9 @@ def _moderation_log(game: Game, seats: list[Seat], names: dict) -> list[Moderati
 
 def game_page(game: Game, user) -> dict:
     context = {"game": game, **game_in_full(game, user)}
+    if game.join_hash:
+        # Who asked to join the open game, confirmed or not, with their addresses.
+        context["join_requests"] = list(game.join_requests.order_by("created_at"))
     if context["observation"]:
         context["names"] = {s.colour: s.name for s in context["seats"]}
         context["standings"] = final_standings(context["observation"], context["names"])

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.utils.translation import get_language_info
 
 from games import engine
-from games.models import DECISION_HOURS, DEFAULT_DECISION_HOURS, Absence, Game, Seat
+from games.models import DECISION_HOURS, DEFAULT_DECISION_HOURS, OPEN_WAIT_HOURS, Absence, Game, Seat
 
 __all__ = [
     "ABSENCE_MODES",
@@ -19,6 +19,9 @@ __all__ = [
     "EMAIL_MODES",
     "GAME_STATUSES",
     "LANGUAGE_CHOICES",
+    "OPEN_WAIT_HOURS",
+    "WHEN_OPEN_CHOICES",
+    "WHEN_OPEN_FILL",
     "RULESET_NAMES",
     "players_range",
 ]
@@ -30,6 +33,8 @@ COMPUTER_STRONG = Seat.Computer.STRONG.value
 COMPUTER_SIMPLE = Seat.Computer.SIMPLE.value
 EMAIL_MODES = Seat.EmailMode.choices
 GAME_STATUSES = Game.Status.choices
+WHEN_OPEN_CHOICES = Game.WhenOpen.choices
+WHEN_OPEN_FILL = Game.WhenOpen.FILL.value
 # Each language named in itself ("Deutsch", not "German"): a player who reads
 # only one of them finds theirs whatever language the page is in now.
 LANGUAGE_CHOICES = [(code, get_language_info(code)["name_local"]) for code, _name in settings.LANGUAGES]

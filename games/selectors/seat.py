@@ -222,6 +222,11 @@ def invitees(seats: list[Seat], viewer: Seat) -> list[dict]:
             "colour": seat.colour if seat.accepted_at is not None else None,
             "host": seat.is_host,
             "you": seat.pk == viewer.pk,
+            # An open game's seat nobody holds yet, and one a stranger joined
+            # (the host may remove them before the start: its position says which).
+            "open": not seat.email and not seat.computer,
+            "joined": seat.joined_at is not None,
+            "position": seat.position,
         }
         for seat in sorted(seats, key=lambda seat: seat.position)
     ]

@@ -21,7 +21,7 @@ import secrets
 from django.conf import settings
 from django.urls import reverse
 
-from games.models import Game, HomeLink, Seat
+from games.models import Game, HomeLink, JoinRequest, Seat
 
 # Longer than any token we issue: a longer one is not looked up.
 TOKEN_MAX = 100
@@ -183,6 +183,70 @@ def home_link_by_token(token: str) -> HomeLink | None:
 
 def home_url(link: HomeLink) -> str:
     return settings.SITE_URL + reverse("home_games", args=[home_token(link)])
+
+
+def _join_secret(game: Game, key: str | None = None) -> str:
+    return _short(_digest_of(key or settings.SECRET_KEY, "join", game.public_id, 0, game.join_nonce))
+
+
+def join_link_fill(game: Game) -> None:
+    """Give the (unsaved) open game its join link: a new nonce, and its hash."""
+    game.join_nonce = secrets.token_hex(16)
+    game.join_hash = token_hash(_join_secret(game))
+
+
+def join_token(game: Game) -> str:
+    """The join link's secret, under whichever accepted key made it."""
+    for key in _keys():
+        token = _join_secret(game, key)
+        if token_hash(token) == game.join_hash:
+            return token
+    return _join_secret(game)
+
+
+def game_by_join_token(token: str) -> Game | None:
+    """The open game a join link names, or None for a forged or mistyped one."""
+    if not token or len(token) > TOKEN_MAX:
+        return None
+    game = Game.objects.filter(join_hash=token_hash(token)).exclude(join_hash="").first()
+    if game is None or not _any_key_matches(lambda key: _join_secret(game, key), token):
+        return None
+    return game
+
+
+def join_url(game: Game) -> str:
+    return settings.SITE_URL + reverse("open_join", args=[join_token(game)])
+
+
+def _confirm_secret(request: JoinRequest, key: str | None = None) -> str:
+    return _short(_digest_of(key or settings.SECRET_KEY, "join-confirm", "", request.game_id, request.nonce))
+
+
+def join_request_fill(request: JoinRequest) -> None:
+    """Give the (unsaved) request to join its confirmation secret."""
+    request.nonce = secrets.token_hex(16)
+    request.token_hash = token_hash(_confirm_secret(request))
+
+
+def join_request_by_token(token: str) -> JoinRequest | None:
+    """The request a confirmation link names (expired or used ones too: the
+    page says which), or None for a forged or mistyped one."""
+    if not token or len(token) > TOKEN_MAX:
+        return None
+    found = JoinRequest.objects.select_related("game").filter(token_hash=token_hash(token)).first()
+    if found is None or not _any_key_matches(lambda key: _confirm_secret(found, key), token):
+        return None
+    return found
+
+
+def join_confirm_url(request: JoinRequest) -> str:
+    for key in _keys():
+        token = _confirm_secret(request, key)
+        if token_hash(token) == request.token_hash:
+            break
+    else:
+        token = _confirm_secret(request)
+    return settings.SITE_URL + reverse("open_confirm", args=[token])
 
 
 def seat_links(*, seat_ids: list[int], email: str) -> list[dict]:

@@ -145,6 +145,9 @@ def _a_person(seat: Seat) -> None:
     seat actions are for people's seats only."""
     if seat.computer:
         raise ServiceError(_("That seat is a computer player's: it has no email, link or autopilot to change."))
+    if not seat.email:
+        # Strangers take it by a confirmed address (services.open_games).
+        raise ServiceError(_("That seat is still open: nobody holds it yet."))
 
 
 def seat_replace(*, moderator, seat: Seat, new_email: str, reason: str) -> Seat:
@@ -256,6 +259,17 @@ def help_handled(*, moderator, help_request: HelpRequest, reason: str) -> None:
         game = game_lock(help_request.game_id)
         _entry(moderator=moderator, game=game, action="help", reason=reason, seat=help_request.seat)
         HelpRequest.objects.filter(pk=help_request.pk).update(handled_at=timezone.now())
+
+
+def game_hide(*, moderator, game: Game, reason: str) -> None:
+    """Take an open game out of the lobby; its join link then opens nothing.
+    Those who hold seats keep them."""
+    with transaction.atomic():
+        game = game_lock(game.pk)
+        if not game.join_hash or game.hidden:
+            raise ServiceError(_("This game is not listed for strangers to join."))
+        _entry(moderator=moderator, game=game, action="hide", reason=reason)
+        Game.objects.filter(pk=game.pk).update(hidden=True)
 
 
 def _mover_seat(game: Game) -> Seat | None:

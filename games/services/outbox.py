@@ -27,12 +27,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.mail.compose import email_message, email_render
-from games.models import ActionRecord, Game, HomeLink, Notification, Seat
+from games.models import ActionRecord, Game, HomeLink, JoinRequest, Notification, Seat
 from games.narrate import event_told
 
 from .enqueue import enqueue_on_commit
 from .home import HOME_LINK_DAYS
-from .links import home_url, reply_address, seat_links, seat_url, unsubscribe_url
+from .links import home_url, join_confirm_url, join_url, reply_address, seat_links, seat_url, unsubscribe_url
 from .tracking import notification_tag
 
 log = logging.getLogger(__name__)
@@ -96,8 +96,8 @@ def _row(game: Game, version: int, email: Email) -> Notification | None:
     if "link" in email.context:
         raise ValueError("the seat link is added when the email is written, never stored")
     seat = email.seat
-    if seat.computer:
-        return None  # a computer player reads no email
+    if seat.computer or not seat.email:
+        return None  # a computer player reads no email, and an open seat has nobody to read it
     if (seat.email_undeliverable or seat.emails_stopped) and email.kind not in ESSENTIAL_KINDS:
         return None
     return Notification(
@@ -163,6 +163,12 @@ def _written(notification: Notification) -> Notification:
         elif "decision_version" in context:
             # An answer to a reply offers the links of the decision asked now.
             context["confirm_url"] = seat_url(seat) + "confirm"
+    if "join_id" in context:
+        join = JoinRequest.objects.filter(pk=context["join_id"]).first()
+        context["confirm_link"] = join_confirm_url(join) if join is not None else None
+    if notification.kind == "invite" and seat is not None and seat.is_host and seat.game.join_hash:
+        # The host passes it on: strangers join an open game by it.
+        context["join_link"] = join_url(seat.game)
     if "seat_ids" in context:
         context["games"] = seat_links(seat_ids=context["seat_ids"], email=notification.to_email)
     if "home_id" in context:
@@ -197,7 +203,10 @@ def since_last_decision(game_id: int, position: int, version: int) -> list[dict]
 def _language(notification: Notification) -> str:
     """The seat's language (the list of links goes to the seat of the newest
     game); written by a task, so the task's own language never counts."""
-    return notification.seat.language if notification.seat is not None else settings.LANGUAGE_CODE
+    if notification.seat is not None:
+        return notification.seat.language
+    # A request to join has no seat yet: the language of the page it was made on.
+    return (notification.context or {}).get("language") or settings.LANGUAGE_CODE
 
 
 def message_id(notification: Notification) -> str:

@@ -15,14 +15,15 @@ from games import engine
 from games.models import DECISION_HOURS, Game, Notification, Seat
 from games.randomness import commitment, new_seed
 
-from .decisions import game_begin
 from .errors import ServiceError
 from .game_state import game_lock
 from .home import home_link_issue
 from .links import LINKS_STATUSES, link_issue
 from .names import name_clean
+from .open_games import Opening, opening_apply, opening_check, vacant_seats
 from .outbox import notification_queue
 from .seat_settings import language_clean
+from .starting import game_start_if_all_seated
 
 
 def game_create(
@@ -34,11 +35,13 @@ def game_create(
     ruleset_name: str,
     language: str | None = None,
     computers: Sequence[str] = (),
+    opening: Opening | None = None,
 ) -> Game:
     """A game waiting for its players; every seat, the host's too, is mailed its
     link, in the host's ``language`` until each player chooses their own.
     ``computers`` are the levels of the computer players who fill the other
-    seats; they sit down at once, so the people's acceptances start the game."""
+    seats; they sit down at once, so the people's acceptances start the game.
+    ``opening`` leaves seats open for strangers (services.open_games)."""
     try:
         ruleset = engine.get_ruleset(ruleset_name)
     except KeyError:
@@ -47,11 +50,16 @@ def game_create(
     emails = [host_email.strip().lower()] + [e.strip().lower() for e in other_emails]
     if any(level not in Seat.Computer.values for level in computers):
         raise ServiceError(_("Choose computer players from the levels offered."))
-    if not ruleset.min_players <= len(emails) + len(computers) <= ruleset.max_players:
-        raise ServiceError(
-            _("A game has %(low)d to %(high)d players, the host and the computer players included.")
-            % {"low": ruleset.min_players, "high": ruleset.max_players}
+    if opening is not None:
+        opening_check(opening)
+    open_count = opening.seats if opening is not None else 0
+    if not ruleset.min_players <= len(emails) + len(computers) + open_count <= ruleset.max_players:
+        counted = (
+            _("A game has %(low)d to %(high)d players, the host, the computer players and the open seats included.")
+            if open_count
+            else _("A game has %(low)d to %(high)d players, the host and the computer players included.")
         )
+        raise ServiceError(counted % {"low": ruleset.min_players, "high": ruleset.max_players})
     if len(set(emails)) != len(emails):
         raise ServiceError(_("Each player needs their own email address."))
     if decision_hours not in DECISION_HOURS:
@@ -65,7 +73,10 @@ def game_create(
             decision_hours=decision_hours,
             seed=seed,
             seed_commitment=commitment(seed),
+            language=opening.language if opening is not None else language,
         )
+        if opening is not None:
+            opening_apply(game, opening)
         seats = []
         for position, email in enumerate(emails):
             seat = Seat(game=game, position=position, email=email, is_host=position == 0, language=language)
@@ -74,6 +85,7 @@ def game_create(
             link_issue(seat)
             seats.append(seat)
         seats += _computer_seats(game, ruleset, computers, first_position=len(seats), language=language)
+        seats += vacant_seats(game, open_count, first_position=len(seats))
         Seat.objects.bulk_create(seats)
         host = seats[0]
         for seat in Seat.objects.filter(game=game).select_related("game"):
@@ -139,14 +151,7 @@ def seat_accept(*, seat: Seat, colour: str, display_name: str, time_zone: str, l
                 seat.save(update_fields=["colour", "display_name", "time_zone", "language", "accepted_at"])
         except IntegrityError:
             raise ServiceError(_("Another player has just taken that colour; choose another.")) from None
-        seats = list(Seat.objects.filter(game=game).order_by("position"))
-        if all(s.accepted_at for s in seats):
-            game_begin(game, seats)
-            for each in seats:
-                notification_queue(
-                    game=game, seat=each, kind="start", version=0, template="start",
-                    context={"seats": [{"name": s.name, "colour": s.colour} for s in seats]},
-                )
+        game_start_if_all_seated(game)
     return seat
 
 

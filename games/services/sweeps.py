@@ -23,6 +23,7 @@ from .enqueue import enqueue_now
 from .errors import GameNotRunning, ServiceError, StaleDecision
 from .inbound import inbound_release
 from .notices import reminder_send
+from .open_wait import open_wait_end, open_waits_due
 from .outbox import notifications_release
 from .webhook_send import deliveries_release
 
@@ -134,3 +135,10 @@ def digests_send() -> int:
     for seat in seats.select_related("game")[:BATCH]:
         sent += seat_digest_send(seat=seat)
     return sent
+
+
+def open_waits_sweep() -> int:
+    """End the wait of every open game whose time has come (the database's
+    clock says which): computer players fill its open seats and it starts,
+    or it is called off, as its host chose."""
+    return sum(1 for game_id in open_waits_due(BATCH) if open_wait_end(game_id=game_id))

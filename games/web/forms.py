@@ -10,9 +10,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from games.narrate import card_name, colour_name
 from games.selectors.options import (
@@ -28,20 +26,9 @@ from games.selectors.options import (
     players_range,
 )
 from games.selectors.webhooks import WEBHOOK_KINDS
-from games.services.names import name_problem
 
-
-def _hours_text(hours: int) -> str:
-    if hours % 24 == 0 and hours >= 24:
-        days = hours // 24
-        return ngettext("%(n)d day", "%(n)d days", days) % {"n": days}
-    return ngettext("%(n)d hour", "%(n)d hours", hours) % {"n": hours}
-
-
-# The choices are made once, at import; each label is worded only when a page
-# shows it, in that page's language (a lazy ngettext filled with % is not).
-_hours_label = lazy(_hours_text, str)
-
+from .form_fields import hours_label, validate_name
+from .open_forms import OpenSeatsFields
 
 EMAIL_MAX_LENGTH = 254  # Seat.email
 
@@ -83,19 +70,13 @@ def time_zone_choices() -> list[tuple[Any, Any]]:
     ]
 
 
-def validate_name(value: str) -> None:
-    problem = name_problem(value)
-    if problem:
-        raise ValidationError(problem)
-
-
 def players_between() -> tuple[int, int]:
     """The fewest and most players any ruleset on offer allows."""
     ranges = [players_range(name) for name in RULESET_NAMES]
     return min(low for low, _high in ranges), max(high for _low, high in ranges)
 
 
-class NewGameForm(forms.Form):
+class NewGameForm(OpenSeatsFields):
     host_name = forms.CharField(label=_("Your name"), max_length=40, validators=[validate_name])
     host_email = forms.EmailField(label=_("Your email address"), max_length=254)
     other_emails = forms.CharField(
@@ -117,7 +98,7 @@ class NewGameForm(forms.Form):
     )
     decision_hours = forms.TypedChoiceField(
         label=_("Time allowed per decision"),
-        choices=[(h, _hours_label(h)) for h in DECISION_HOURS],
+        choices=[(h, hours_label(h)) for h in DECISION_HOURS],
         coerce=int,
         initial=DEFAULT_DECISION_HOURS,
     )
@@ -126,6 +107,11 @@ class NewGameForm(forms.Form):
         choices=[(name, name) for name in RULESET_NAMES],
         initial=CLASSIC_RULESET,
     )
+    # The open seats' fields (OpenSeatsFields) after the invited players'.
+    field_order = [
+        "host_name", "host_email", "other_emails", "strong_computers", "simple_computers", "decision_hours",
+        "ruleset", "open_seats", "listing", "game_language", "open_wait_hours", "when_open",
+    ]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -153,18 +139,23 @@ class NewGameForm(forms.Form):
         super().clean()
         data = self.cleaned_data
         host, others = data.get("host_email"), data.get("other_emails")
-        computers = data.get("strong_computers", 0) + data.get("simple_computers", 0)
+        computers = data.get("strong_computers", 0) + data.get("simple_computers", 0) + data.get("open_seats", 0)
         if host and others is not None:
             fewest, most = players_range(data.get("ruleset") or CLASSIC_RULESET)
             players = 1 + len(others) + computers
             if not fewest <= players <= most:
-                self.add_error(
-                    "other_emails",
+                counted = (
                     _(
+                        "A game has %(low)d to %(high)d players: you, the addresses you give, the "
+                        "computer players and the open seats make %(players)d."
+                    )
+                    if data.get("open_seats")
+                    else _(
                         "A game has %(low)d to %(high)d players: you, the addresses you give and the "
                         "computer players make %(players)d."
-                    ) % {"low": fewest, "high": most, "players": players},
+                    )
                 )
+                self.add_error("other_emails", counted % {"low": fewest, "high": most, "players": players})
             elif len(set(others + [host.lower()])) != len(others) + 1:
                 self.add_error("other_emails", _("Each player needs their own email address."))
         return data

@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
 from games.selectors.home import home_games, home_link_by_token
+from games.selectors.open_games import open_requests_of
 from games.services.home import home_link_revoke, home_link_state
 
 from .decorators import private
@@ -38,7 +39,10 @@ def home_games_view(request, link, token):
     state = home_link_state(link)
     if state != "open":
         return _closed(request, state)
-    context = {"games": home_games(link), "email": link.email, "token": token, "expires": link.expires_at}
+    context = {
+        "games": home_games(link), "email": link.email, "token": token, "expires": link.expires_at,
+        "requests": open_requests_of(link.email),
+    }
     return render(request, "home/games.html", context)
 
 

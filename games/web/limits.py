@@ -20,6 +20,11 @@ LINKS_PER_CLIENT = Limit("links-client", 20, 3600)
 # Each new game mails up to five addresses someone typed in; friends start a
 # few games, not dozens.
 GAMES_PER_CLIENT = Limit("games-client", 5, 3600)
+# Asking to join an open game (or "Play now") mails a confirmation to the
+# address typed in: a person joins a few games an hour, and one client
+# typing address after address is filling a game with made-up players.
+JOINS_PER_ADDRESS = Limit("joins-address", 3, 3600)
+JOINS_PER_CLIENT = Limit("joins-client", 6, 3600)
 # Adding a webhook makes the server look up a name the player chose: a few
 # tries an hour set one up; more would drive look-ups at will.
 WEBHOOK_ADDS_PER_SEAT = Limit("webhook-adds-seat", 10, 3600)

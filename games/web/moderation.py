@@ -92,6 +92,8 @@ def game_act(request, public_id):
                 moderation.link_resend_for(moderator=user, seat=seat, reason=reason)
             else:
                 moderation.autopilot_set(moderator=user, seat=seat, on=action == "autopilot_on", reason=reason)
+        elif action == "hide":
+            moderation.game_hide(moderator=user, game=game, reason=reason)
         elif action == "help_handled":
             help_id = request.POST.get("help", "")
             help_request = moderation_reads.help_request(game, int(help_id) if help_id.isdigit() else 0)

@@ -56,7 +56,8 @@ def home(request):
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def game_new(request):
-    form = NewGameForm(request.POST or None)
+    # An open game's language starts as the page's.
+    form = NewGameForm(request.POST or None, initial={"game_language": request.LANGUAGE_CODE})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         # Counted once the form is valid: a typo costs no try.
@@ -72,6 +73,7 @@ def game_new(request):
                 ruleset_name=data["ruleset"],
                 language=request.LANGUAGE_CODE,
                 computers=form.computers(),
+                opening=form.opening(request.LANGUAGE_CODE),
             )
         except ServiceError as error:
             form.add_error(None, error.message)

@@ -14,12 +14,14 @@ import re
 from django.core.cache import caches
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from games.selectors import seat as seat_reads
 from games.selectors.game_page import PAGE_SECONDS, PageRows, page_rows, seat_and_its_table, seat_page_rows
+from games.selectors.open_games import join_token
 
 from .decorators import number_in_query, private, with_seat
 from .forms import AcceptForm, ArrangeForm
@@ -119,4 +121,6 @@ def inviting_page(request, seat, token, *, accept_form=None, status=200):
             initial={"display_name": seat.display_name, "time_zone": "UTC", "language": request.LANGUAGE_CODE},
         )
     context.update(token=token, accept_form=accept_form)
+    if seat.is_host and seat.game.join_hash:
+        context["join_path"] = request.build_absolute_uri(reverse("open_join", args=[join_token(seat.game)]))
     return render(request, "seat/seat_inviting.html", context, status=status)

@@ -60,6 +60,8 @@ PAGES = [
     Stop("send-my-links", "/link/"),
     Stop("links-sent", "/link/sent/"),
     Stop("game-created", "/new/sent/"),
+    Stop("open-games", "/open/", shows="#play-now"),
+    Stop("join-link-sent", "/open/sent/"),
     Stop("api-docs", "/api/"),
     Stop("moderator-login", "/mod/login/"),
 ]

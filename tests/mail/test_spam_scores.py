@@ -22,13 +22,14 @@ from django.core import mail
 from django.utils import timezone
 
 from games import engine
-from games.models import Seat, Webhook
+from games.models import Game, Seat, Webhook
 from games.services.decisions import orders_apply_now
 from games.services.game_state import load_state
 from games.services.inbound import inbound_store
 from games.services.moderation import MODERATORS_GROUP, game_abort, link_resend_for, seat_replace
+from games.services.open_games import Opening, join_request_make
 from games.services.setup import game_create, link_resend, seat_accept
-from games.services.sweeps import digests_send, reminders_sweep
+from games.services.sweeps import digests_send, open_waits_sweep, reminders_sweep
 from games.services.webhook_send import webhook_disable
 from tests.factories import COLOURS, play_until
 
@@ -54,6 +55,8 @@ KINDS = {
     "reply_ok": "reply_ok",
     "reply_error": "reply_error",
     "webhook_off": "webhook_off",
+    "join": "join",
+    "open_off": "open_off",
 }
 
 # Production links name the site; an address like 127.0.0.1 in a link is
@@ -134,6 +137,16 @@ def _every_kind(language: str) -> dict[str, object]:
         moderator=moderator, seat=Seat.objects.get(game=game, position=3), new_email="new@example.com", reason="left"
     )
     game_abort(moderator=moderator, game=game, message="Sorry, the table broke up.", reason="test")
+    # An open game: a stranger's confirmation email, then the wait ends with
+    # seats still open and the game is called off.
+    opened = game_create(
+        host_name="Host", host_email="open@example.com", other_emails=["p1@example.com"], decision_hours=24,
+        ruleset_name="classic", language=language,
+        opening=Opening(seats=2, listed=True, language=language, wait_hours=24, when_open="give_up"),
+    )
+    join_request_make(game=opened, name="Stranger", email="stranger@example.com", language=language)
+    Game.objects.filter(pk=opened.pk).update(open_until=timezone.now() - timedelta(seconds=1))
+    assert open_waits_sweep() == 1
 
     # The shortest of each kind: a short message beside a picture or list
     # headers is what the rules weigh against it.

@@ -16,6 +16,7 @@ from games.models import (
     ApiToken,
     Game,
     InboundMessage,
+    JoinRequest,
     Notification,
     Seat,
     SeatHolder,
@@ -29,7 +30,8 @@ pytestmark = pytest.mark.django_db
 # Written out here rather than read from games.admin, so that a column taken
 # out of the admin's list still fails this test.
 SECRETS = {
-    Game: {"seed", "state"},
+    Game: {"seed", "state", "join_nonce", "join_hash"},
+    JoinRequest: {"nonce", "token_hash"},
     Seat: {"link_nonce", "token_hash", "standing_orders"},
     SeatHolder: {"token_hash"},
     ActionRecord: {"action"},
