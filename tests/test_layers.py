@@ -122,6 +122,7 @@ LAYERS: dict[str, Layer] = {
         modules=("games.selectors.**",),
         layers=("engine", "randomness", "words", "drawing", "models"),
         packages=(
+            "asgiref.sync.sync_to_async",  # the waits' reads, off the event loop (selectors.waits)
             "games.services.links",
             "games.services.seats",
             "games.services.timing",
@@ -142,6 +143,8 @@ LAYERS: dict[str, Layer] = {
         modules=("games.web.**", "games.urls"),
         layers=("selectors", "services", "words", "mail", "config"),
         packages=(
+            "asgiref.sync.iscoroutinefunction",
+            "django.core.handlers.asgi.ASGIRequest",  # whether reads leave the event loop (api.runs_on_pool)
             "django.conf",
             "django.contrib.auth.views",
             "django.contrib.messages",

@@ -14,23 +14,28 @@ import json
 import re
 from functools import wraps
 
+from asgiref.sync import iscoroutinefunction
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.core.handlers.asgi import ASGIRequest
 from django.http import JsonResponse
+from django.http.response import HttpResponseBase
 from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import conditional_page
 
 from games.selectors import api as api_reads
 from games.selectors.public import game_by_public_id
+from games.selectors.waits import database_call, version_after
 from games.services.api_decisions import KEY_MAX, IdempotencyKeyReused, Outcome, api_decision_submit
 from games.services.api_tokens import api_token_for_secret
 from games.services.links import token_hash
 
 from .decorators import number_in_query
-from .limits import Limit, client_ip, limits_counted
+from .limits import Limit, Standing, client_ip, limits_standing
 from .openapi import document
 from .openapi_words import AFTER_MAX, DECISION_MAX, ERROR_STATUS, IDEMPOTENCY_KEY_PATTERN, VERSION_MAX
 
@@ -45,14 +50,15 @@ def error(status: int, code: str, message: str | Promise, **headers) -> JsonResp
     return response
 
 
-def _limits(request, token: str | None) -> JsonResponse | None:
+def _standing(request, token: str | None) -> Standing:
     per_client = Limit("api-client", settings.API_REQUESTS_PER_MINUTE_PER_CLIENT, 60)
     checks = [(per_client, client_ip(request))]
     if token:
         checks.append((Limit("api-token", settings.API_REQUESTS_PER_MINUTE_PER_TOKEN, 60), token_hash(token)))
-    retry_after = limits_counted(checks)
-    if retry_after is None:
-        return None
+    return limits_standing(checks)
+
+
+def _rate_limited(retry_after: int) -> JsonResponse:
     return error(
         429,
         "rate_limited",
@@ -71,51 +77,101 @@ def _bearer(request) -> str:
     return secret.strip() if scheme.lower() == "bearer" else ""
 
 
+def runs_on_pool(request) -> bool:
+    """Whether the request came through ASGI, where database reads leave the
+    event loop for the loop's thread pool (games/selectors/waits.py); under
+    WSGI the request's own thread reads, as for every other view."""
+    return isinstance(request, ASGIRequest)
+
+
+def _admitted(request, methods) -> tuple[HttpResponseBase | None, Standing | None]:
+    """A refusal for a wrong method or a request over its limits, or None;
+    and where the client stands against its limits."""
+    if request.method not in methods:
+        response = error(
+            405,
+            "method_not_allowed",
+            _("This address answers %(methods)s only.") % {"methods": ", ".join(methods)},
+        )
+        response["Allow"] = ", ".join(methods)
+        return response, None
+    standing = _standing(request, _bearer(request) or None)
+    return (None if standing.retry_after is None else _rate_limited(standing.retry_after)), standing
+
+
+def _finished(response: HttpResponseBase, standing: Standing | None) -> HttpResponseBase:
+    response["Cache-Control"] = "no-store"
+    if standing is not None:
+        # The IETF draft's fields, for the limit the client is closest to.
+        response["RateLimit-Limit"] = str(standing.limit)
+        response["RateLimit-Remaining"] = str(standing.remaining)
+        response["RateLimit-Reset"] = str(standing.reset)
+    return response
+
+
 def api_view(methods):
-    """JSON errors for wrong methods and bodies too large, the limits counted,
-    never cached."""
+    """JSON errors for wrong methods and bodies too large, the limits counted
+    and told in RateLimit-* headers, never cached. Async views stay async."""
 
     def decorate(view):
+        if iscoroutinefunction(view):
+
+            @csrf_exempt
+            @wraps(view)
+            async def waiting(request, *args, **kwargs):
+                refused, standing = await database_call(_admitted, request, methods, pooled=runs_on_pool(request))
+                response = refused if refused is not None else await view(request, *args, **kwargs)
+                return _finished(response, standing)
+
+            return waiting
+
         @csrf_exempt
         @wraps(view)
         def wrapped(request, *args, **kwargs):
-            if request.method not in methods:
-                response = error(
-                    405,
-                    "method_not_allowed",
-                    _("This address answers %(methods)s only.") % {"methods": ", ".join(methods)},
-                )
-                response["Allow"] = ", ".join(methods)
-                return response
-            refused = _limits(request, _bearer(request) or None)
-            if refused is not None:
-                return refused
-            try:
-                response = view(request, *args, **kwargs)
-            except RequestDataTooBig:
-                response = error(413, "too_large", _("The request is too large."))
-            response["Cache-Control"] = "no-store"
-            return response
+            response, standing = _admitted(request, methods)
+            if response is None:
+                try:
+                    response = view(request, *args, **kwargs)
+                except RequestDataTooBig:
+                    response = error(413, "too_large", _("The request is too large."))
+            return _finished(response, standing)
 
         return wrapped
 
     return decorate
 
 
+def _unauthorized() -> JsonResponse:
+    return error(
+        401,
+        "unauthorized",
+        _("Send a valid API token as 'Authorization: Bearer <token>'. Tokens are made on the seat's page."),
+        WWW_Authenticate='Bearer realm="versailles"',
+    )
+
+
 def with_api_seat(view):
     """The token the bearer secret is, for the seat it acts for, that
     seat's language active."""
+    if iscoroutinefunction(view):
+
+        @wraps(view)
+        async def waiting(request, *args, **kwargs):
+            token = await database_call(api_token_for_secret, _bearer(request), pooled=runs_on_pool(request))
+            if token is None:
+                return _unauthorized()
+            with translation.override(token.seat.language):
+                response = await view(request, token, *args, **kwargs)
+            response["Content-Language"] = token.seat.language
+            return response
+
+        return waiting
 
     @wraps(view)
     def wrapped(request, *args, **kwargs):
         token = api_token_for_secret(_bearer(request))
         if token is None:
-            return error(
-                401,
-                "unauthorized",
-                _("Send a valid API token as 'Authorization: Bearer <token>'. Tokens are made on the seat's page."),
-                WWW_Authenticate='Bearer realm="versailles"',
-            )
+            return _unauthorized()
         with translation.override(token.seat.language):
             response = view(request, token, *args, **kwargs)
         response["Content-Language"] = token.seat.language
@@ -133,12 +189,24 @@ def _history(request, game) -> JsonResponse:
 
 @api_view(["GET", "HEAD"])
 @with_api_seat
-def seat_view(request, token):
-    return JsonResponse(api_reads.game_view(token.seat.game, token.seat))
+@conditional_page
+async def seat_view(request, token):
+    """The seat's view; with ?wait=N, once the game's version passes N (at
+    once if it has), or after API_WAIT_SECONDS as it stands."""
+    pooled = runs_on_pool(request)
+    if "wait" not in request.GET:
+        return JsonResponse(await database_call(api_reads.game_view, token.seat.game, token.seat, pooled=pooled))
+    seen = number_in_query(request, "wait", digits=AFTER_DIGITS)
+    if seen is None:
+        return error(400, "bad_request", _("'wait' must be a version of the game (0 or more)."))
+    if token.seat.game.version <= seen:
+        await version_after(token.seat.game_id, seen, settings.API_WAIT_SECONDS, pooled=pooled)
+    return JsonResponse(await database_call(api_reads.seat_view_now, token.seat_id, pooled=pooled))
 
 
 @api_view(["GET", "HEAD"])
 @with_api_seat
+@conditional_page
 def seat_history(request, token):
     return _history(request, token.seat.game)
 
@@ -221,12 +289,14 @@ def with_public_game(view):
 
 @api_view(["GET", "HEAD"])
 @with_public_game
+@conditional_page
 def game_view(request, game):
     return JsonResponse(api_reads.game_view(game, None))
 
 
 @api_view(["GET", "HEAD"])
 @with_public_game
+@conditional_page
 def game_history(request, game):
     return _history(request, game)
 
