@@ -78,7 +78,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files (the admin's too) from the app itself, gunicorn included:
     # collected by collectstatic into STATIC_ROOT.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # (WhiteNoise's, in a middleware that passes other requests on without a
+    # thread under ASGI.)
+    "versailles_site.static_files.StaticFiles",
     "versailles_site.headers.SecurityHeadersMiddleware",
     # Before anything reads a provider's webhook request (it may carry an email
     # built to stall a parser), and closing the webhooks without a secret.

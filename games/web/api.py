@@ -84,9 +84,12 @@ def runs_on_pool(request) -> bool:
     return isinstance(request, ASGIRequest)
 
 
-def _admitted(request, methods) -> tuple[HttpResponseBase | None, Standing | None]:
-    """A refusal for a wrong method or a request over its limits, or None;
-    and where the client stands against its limits."""
+def _admitted(request, methods) -> tuple[HttpResponseBase | None, Standing]:
+    """Where the client stands against its limits (this request counted),
+    and a refusal for a request over them or with a wrong method, or None."""
+    standing = _standing(request, _bearer(request) or None)
+    if standing.retry_after is not None:
+        return _rate_limited(standing.retry_after), standing
     if request.method not in methods:
         response = error(
             405,
@@ -94,18 +97,16 @@ def _admitted(request, methods) -> tuple[HttpResponseBase | None, Standing | Non
             _("This address answers %(methods)s only.") % {"methods": ", ".join(methods)},
         )
         response["Allow"] = ", ".join(methods)
-        return response, None
-    standing = _standing(request, _bearer(request) or None)
-    return (None if standing.retry_after is None else _rate_limited(standing.retry_after)), standing
+        return response, standing
+    return None, standing
 
 
-def _finished(response: HttpResponseBase, standing: Standing | None) -> HttpResponseBase:
+def _finished(response: HttpResponseBase, standing: Standing) -> HttpResponseBase:
     response["Cache-Control"] = "no-store"
-    if standing is not None:
-        # The IETF draft's fields, for the limit the client is closest to.
-        response["RateLimit-Limit"] = str(standing.limit)
-        response["RateLimit-Remaining"] = str(standing.remaining)
-        response["RateLimit-Reset"] = str(standing.reset)
+    # The IETF draft's fields, for the limit the client is closest to.
+    response["RateLimit-Limit"] = str(standing.limit)
+    response["RateLimit-Remaining"] = str(standing.remaining)
+    response["RateLimit-Reset"] = str(standing.reset)
     return response
 
 
@@ -308,4 +309,6 @@ def openapi(request):
 
 @csrf_exempt
 def not_found(request, rest=""):
-    return error(404, "not_found", _("There is no such address in the API."))
+    refused, standing = _admitted(request, [request.method])
+    missing = error(404, "not_found", _("There is no such address in the API."))
+    return _finished(refused if refused is not None else missing, standing)
