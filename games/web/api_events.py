@@ -52,13 +52,21 @@ async def _events(seat_id: int, game_id: int, after: int | None, language: str, 
             yield b": waiting\n\n"
 
 
-def _after(request) -> int | None | str:
-    raw = request.headers.get("Last-Event-ID") or request.GET.get("after")
+def _version(raw: str | None) -> int | None | str:
     if raw is None:
         return None
     if not raw.isascii() or not raw.isdigit() or len(raw) > AFTER_DIGITS:
         return ""
     return int(raw)
+
+
+def _after(request) -> int | None | str:
+    """The version the stream starts after: Last-Event-ID's, else ?after's;
+    "" when either is no version."""
+    header, query = _version(request.headers.get("Last-Event-ID")), _version(request.GET.get("after"))
+    if "" in (header, query):
+        return ""
+    return header if header is not None else query
 
 
 @api_view(["GET"])

@@ -126,6 +126,19 @@ _LAST_EVENT_ID = {
     "history entries you missed. Browsers' EventSource sends it when they reconnect.",
 }
 _STREAM_AFTER = {**_AFTER, "description": "As Last-Event-ID, for clients that cannot set headers."}
+# Before OpenAPI 3.2 (itemSchema), the schema of a stream is its events'.
+_EVENT = {
+    "type": "object",
+    "description": "One event, as an EventSource reads it: its data is a StreamEvent as JSON.",
+    "properties": {
+        "event": {"const": "game"},
+        "id": {"type": "string", "pattern": "^[0-9]{1,10}$"},
+        "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": ref("StreamEvent")},
+        "retry": {"type": "integer", "minimum": 0},
+    },
+    "required": ["event", "id", "data"],
+    "additionalProperties": False,
+}
 _TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}]
 # How one answer leads to the next request (OpenAPI links; schemathesis
 # follows them in its stateful phase, as a bot would).
@@ -191,11 +204,7 @@ def _paths() -> dict:
                         "description": "The stream. Each event's data is a StreamEvent (see components).",
                         "content": {
                             "text/event-stream": {
-                                "schema": {
-                                    "type": "string",
-                                    "description": "Server-sent events; each 'data:' line is a StreamEvent as JSON.",
-                                },
-                                "x-event-data": ref("StreamEvent"),
+                                "schema": _EVENT,
                             }
                         },
                     },
