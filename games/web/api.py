@@ -121,7 +121,12 @@ def api_view(methods):
             @wraps(view)
             async def waiting(request, *args, **kwargs):
                 refused, standing = await database_call(_admitted, request, methods, pooled=runs_on_pool(request))
-                response = refused if refused is not None else await view(request, *args, **kwargs)
+                response = refused
+                if response is None:
+                    try:
+                        response = await view(request, *args, **kwargs)
+                    except RequestDataTooBig:
+                        response = error(413, "too_large", _("The request is too large."))
                 return _finished(response, standing)
 
             return waiting
@@ -153,28 +158,15 @@ def _unauthorized() -> JsonResponse:
 
 def with_api_seat(view):
     """The token the bearer secret is, for the seat it acts for, that
-    seat's language active."""
-    if iscoroutinefunction(view):
-
-        @wraps(view)
-        async def waiting(request, *args, **kwargs):
-            token = await database_call(api_token_for_secret, _bearer(request), pooled=runs_on_pool(request))
-            if token is None:
-                return _unauthorized()
-            with translation.override(token.seat.language):
-                response = await view(request, token, *args, **kwargs)
-            response["Content-Language"] = token.seat.language
-            return response
-
-        return waiting
+    seat's language active. For async views: every view of a seat is one."""
 
     @wraps(view)
-    def wrapped(request, *args, **kwargs):
-        token = api_token_for_secret(_bearer(request))
+    async def wrapped(request, *args, **kwargs):
+        token = await database_call(api_token_for_secret, _bearer(request), pooled=runs_on_pool(request))
         if token is None:
             return _unauthorized()
         with translation.override(token.seat.language):
-            response = view(request, token, *args, **kwargs)
+            response = await view(request, token, *args, **kwargs)
         response["Content-Language"] = token.seat.language
         return response
 
@@ -208,8 +200,8 @@ async def seat_view(request, token):
 @api_view(["GET", "HEAD"])
 @with_api_seat
 @conditional_page
-def seat_history(request, token):
-    return _history(request, token.seat.game)
+async def seat_history(request, token):
+    return await database_call(_history, request, token.seat.game, pooled=runs_on_pool(request))
 
 
 def _decision_body(request) -> tuple[str, int] | str:
@@ -242,7 +234,12 @@ def _idempotency_key(request) -> str | None:
 
 @api_view(["POST"])
 @with_api_seat
-def seat_decision(request, token):
+async def seat_decision(request, token):
+    # One call on one thread: the decision's transaction begins and ends in it.
+    return await database_call(_decide, request, token, pooled=runs_on_pool(request))
+
+
+def _decide(request, token) -> JsonResponse:
     seat = token.seat
     key = _idempotency_key(request)
     if key == "":
@@ -279,11 +276,12 @@ def seat_decision(request, token):
 
 def with_public_game(view):
     @wraps(view)
-    def wrapped(request, public_id, *args, **kwargs):
-        game = game_by_public_id(public_id) if len(public_id) <= 32 else None
+    async def wrapped(request, public_id, *args, **kwargs):
+        pooled = runs_on_pool(request)
+        game = await database_call(game_by_public_id, public_id, pooled=pooled) if len(public_id) <= 32 else None
         if game is None:
             return error(404, "not_found", _("There is no game with this id."))
-        return view(request, game, *args, **kwargs)
+        return await view(request, game, *args, **kwargs)
 
     return wrapped
 
@@ -291,15 +289,15 @@ def with_public_game(view):
 @api_view(["GET", "HEAD"])
 @with_public_game
 @conditional_page
-def game_view(request, game):
-    return JsonResponse(api_reads.game_view(game, None))
+async def game_view(request, game):
+    return JsonResponse(await database_call(api_reads.game_view, game, None, pooled=runs_on_pool(request)))
 
 
 @api_view(["GET", "HEAD"])
 @with_public_game
 @conditional_page
-def game_history(request, game):
-    return _history(request, game)
+async def game_history(request, game):
+    return await database_call(_history, request, game, pooled=runs_on_pool(request))
 
 
 @api_view(["GET", "HEAD"])
