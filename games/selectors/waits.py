@@ -11,8 +11,10 @@ every machine, within one poll; a thousand waits on one game cost one
 small statement a poll, and a thousand games one statement too.
 
 Reads run on a thread of the loop's pool (database_call), each thread
-with its own connection kept as the request cycle keeps one, so waiting
-clients hold neither a thread nor a connection of their own."""
+with its own connection kept as the request cycle keeps one, so a waiting
+client blocks no thread and holds no connection of its own (Django's ASGI
+handler still parks an idle thread per request for its sync signal
+handlers: bench/waits.py counts them)."""
 
 from __future__ import annotations
 
