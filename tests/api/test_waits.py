@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from django.utils.module_loading import import_string
 
 from tests.api.helpers import api_get
 from tests.factories import play_steps
@@ -48,3 +49,10 @@ def test_a_decision_made_during_a_wait_answers_it_with_the_new_version(client, g
     play_steps(game, 1)
     answer = api_get(client, f"/api/v1/seat?wait={seen}", secrets[0])
     assert answer.json()["game"]["version"] > seen
+
+
+def test_every_middleware_is_async_capable_so_no_wait_is_put_on_a_thread(settings):
+    # Under ASGI, Django runs a sync-only middleware, and everything after
+    # it, on a thread for every request: each wait would block one.
+    sync_only = [path for path in settings.MIDDLEWARE if not getattr(import_string(path), "async_capable", False)]
+    assert not sync_only
