@@ -3,6 +3,7 @@ from django.urls import path, re_path
 
 from games.web import (
     api,
+    api_events,
     api_tokens,
     chat_hooks,
     confirm,
@@ -63,6 +64,7 @@ urlpatterns = [
     path("api/v1/seat", api.seat_view, name="api_seat"),
     path("api/v1/seat/history", api.seat_history, name="api_seat_history"),
     path("api/v1/seat/decision", api.seat_decision, name="api_seat_decision"),
+    path("api/v1/seat/events", api_events.seat_events, name="api_seat_events"),
     path("api/v1/games/<str:public_id>", api.game_view, name="api_game"),
     path("api/v1/games/<str:public_id>/history", api.game_history, name="api_game_history"),
     path("api/v1/openapi.json", api.openapi, name="api_openapi"),

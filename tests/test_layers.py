@@ -122,6 +122,7 @@ LAYERS: dict[str, Layer] = {
         modules=("games.selectors.**",),
         layers=("engine", "randomness", "words", "drawing", "models"),
         packages=(
+            "asgiref.sync.sync_to_async",  # the waits' reads, off the event loop (selectors.waits)
             "games.services.links",
             "games.services.seats",
             "games.services.timing",
@@ -142,6 +143,10 @@ LAYERS: dict[str, Layer] = {
         modules=("games.web.**", "games.urls"),
         layers=("selectors", "services", "words", "mail", "config"),
         packages=(
+            "asgiref.sync.iscoroutinefunction",
+            "asgiref.sync.markcoroutinefunction",
+            "asgiref.sync.sync_to_async",
+            "django.core.handlers.asgi.ASGIRequest",  # whether reads leave the event loop (api.runs_on_pool)
             "django.conf",
             "django.contrib.auth.views",
             "django.contrib.messages",
@@ -185,9 +190,25 @@ LAYERS: dict[str, Layer] = {
     ),
     # The site's URLs (games.urls by string) and the WSGI entry.
     "site": Layer(
-        modules=("versailles_site.urls", "versailles_site.wsgi", "versailles_site.headers"),
+        modules=(
+            "versailles_site.urls",
+            "versailles_site.wsgi",
+            "versailles_site.asgi",
+            "versailles_site.headers",
+            "versailles_site.static_files",
+        ),
         layers=("config",),
-        packages=("django.contrib.admin", "django.core.wsgi", "django.http", "django.urls", "django.views"),
+        packages=(
+            "asgiref.sync",
+            "django.conf",
+            "django.contrib.admin",
+            "django.core.asgi",
+            "django.core.wsgi",
+            "django.http",
+            "django.urls",
+            "django.views",
+            "whitenoise.middleware",
+        ),
     ),
     "migrations": Layer(
         modules=("games.migrations.**",),

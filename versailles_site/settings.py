@@ -78,7 +78,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files (the admin's too) from the app itself, gunicorn included:
     # collected by collectstatic into STATIC_ROOT.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # (WhiteNoise's, in a middleware that passes other requests on without a
+    # thread under ASGI.)
+    "versailles_site.static_files.StaticFiles",
     "versailles_site.headers.SecurityHeadersMiddleware",
     # Before anything reads a provider's webhook request (it may carry an email
     # built to stall a parser), and closing the webhooks without a secret.
@@ -291,6 +293,17 @@ TRUSTED_PROXY_HOPS = env_int(os.environ, "TRUSTED_PROXY_HOPS", 0)
 # client's allows a few such bots behind one address.
 API_REQUESTS_PER_MINUTE_PER_TOKEN = env_int(os.environ, "API_REQUESTS_PER_MINUTE_PER_TOKEN", 300)
 API_REQUESTS_PER_MINUTE_PER_CLIENT = env_int(os.environ, "API_REQUESTS_PER_MINUTE_PER_CLIENT", 1200)
+# GET /api/v1/seat?wait=N answers at the latest after this many seconds, and
+# the event stream sends a comment this often while the game stands still
+# (games/selectors/waits.py). A waiting client learns of a new version within
+# one poll: each web process reads the versions of every game waited on in
+# one statement this often.
+API_WAIT_SECONDS = 30
+API_WAIT_POLL_SECONDS = 0.5
+# An event stream ends after this long (a client reconnects with
+# Last-Event-ID), so a deploy or a balancer's idle limit never cuts one
+# unannounced for long.
+API_STREAM_SECONDS = 600
 
 # Answers to replies by email (games/services/inbound.py), so that whoever
 # knows a reply address cannot flood the player: at most one answer per seat

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any, get_args
 
+from django.utils import translation
+
 from games import engine
 from games.models import ActionRecord, Game, Seat
 from games.narrate import describe
@@ -184,3 +186,26 @@ def document_examples() -> dict[str, Any]:
         assert action is not None  # a seat to move always has a default
         state = engine.apply(state, mover, action)
     return examples
+
+
+def seat_view_now(seat_id: int) -> dict:
+    """The seat's view, its game read afresh (after a wait)."""
+    viewer = Seat.objects.select_related("game").get(pk=seat_id)
+    return game_view(viewer.game, viewer)
+
+
+def stream_event(seat_id: int, after: int | None, language: str) -> dict:
+    """One event of the seat's stream: the game's version, the seat's view,
+    and the history entries after version ``after`` (none without one: the
+    history endpoint holds what came before), in the seat's language."""
+    viewer = Seat.objects.select_related("game").get(pk=seat_id)
+    with translation.override(language):
+        page: dict[str, Any] = {"entries": [], "more": False} if after is None else history_page(viewer.game, after)
+        version = viewer.game.version
+        return {
+            "version": version,
+            "view": game_view(viewer.game, viewer),
+            # A step committed between the two reads is the next event's.
+            "entries": [entry for entry in page["entries"] if entry["seq"] <= version],
+            "more": page["more"],
+        }

@@ -80,17 +80,43 @@ def limits_hit(checks: list[tuple[Limit, str]]) -> int | None:
     return max(1, int(max(over)) + 1) if over else None
 
 
+@dataclass(frozen=True)
+class Standing:
+    """Where a client stands against the limit it is closest to: for the
+    RateLimit-* headers the API sends with every answer."""
+
+    limit: int
+    remaining: int
+    reset: int  # seconds until the window opens again
+    retry_after: int | None  # set when the request was over a limit
+
+
 def limits_counted(checks: list[tuple[Limit, str]]) -> int | None:
     """limits_hit for requests that come often (the API's): one round trip to
     Redis for every limit together. Each request is counted, a refused one
     too; the windows are fixed, so waiting one out still always works."""
+    return limits_standing(checks).retry_after
+
+
+def limits_standing(checks: list[tuple[Limit, str]]) -> Standing:
+    """limits_counted, telling also how much is left of the tightest limit."""
     keyed = _windows(checks)
     if settings.CACHES["default"]["BACKEND"] == REDIS_CACHE:
         counts = _added_in_one_round_trip([(key, keep) for _, key, _, keep in keyed])
     else:
         counts = [_add_one(key, keep) for _, key, _, keep in keyed]
     over = [left for (limit, _, left, _), count in zip(keyed, counts, strict=True) if count > limit.count]
-    return max(1, int(max(over)) + 1) if over else None
+    standings = [
+        (limit.count - count, limit.count, left)
+        for (limit, _, left, _), count in zip(keyed, counts, strict=True)
+    ]
+    remaining, limit_count, left = min(standings)
+    return Standing(
+        limit=limit_count,
+        remaining=max(0, remaining),
+        reset=max(1, int(left) + 1),
+        retry_after=max(1, int(max(over)) + 1) if over else None,
+    )
 
 
 def _added_in_one_round_trip(keys_and_seconds: list[tuple[str, int]]) -> list[int]:

@@ -14,23 +14,28 @@ import json
 import re
 from functools import wraps
 
+from asgiref.sync import iscoroutinefunction
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.core.handlers.asgi import ASGIRequest
 from django.http import JsonResponse
+from django.http.response import HttpResponseBase
 from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import conditional_page
 
 from games.selectors import api as api_reads
 from games.selectors.public import game_by_public_id
+from games.selectors.waits import database_call, version_after
 from games.services.api_decisions import KEY_MAX, IdempotencyKeyReused, Outcome, api_decision_submit
 from games.services.api_tokens import api_token_for_secret
 from games.services.links import token_hash
 
 from .decorators import number_in_query
-from .limits import Limit, client_ip, limits_counted
+from .limits import Limit, Standing, client_ip, limits_standing
 from .openapi import document
 from .openapi_words import AFTER_MAX, DECISION_MAX, ERROR_STATUS, IDEMPOTENCY_KEY_PATTERN, VERSION_MAX
 
@@ -45,14 +50,15 @@ def error(status: int, code: str, message: str | Promise, **headers) -> JsonResp
     return response
 
 
-def _limits(request, token: str | None) -> JsonResponse | None:
+def _standing(request, token: str | None) -> Standing:
     per_client = Limit("api-client", settings.API_REQUESTS_PER_MINUTE_PER_CLIENT, 60)
     checks = [(per_client, client_ip(request))]
     if token:
         checks.append((Limit("api-token", settings.API_REQUESTS_PER_MINUTE_PER_TOKEN, 60), token_hash(token)))
-    retry_after = limits_counted(checks)
-    if retry_after is None:
-        return None
+    return limits_standing(checks)
+
+
+def _rate_limited(retry_after: int) -> JsonResponse:
     return error(
         429,
         "rate_limited",
@@ -71,53 +77,96 @@ def _bearer(request) -> str:
     return secret.strip() if scheme.lower() == "bearer" else ""
 
 
+def runs_on_pool(request) -> bool:
+    """Whether the request came through ASGI, where database reads leave the
+    event loop for the loop's thread pool (games/selectors/waits.py); under
+    WSGI the request's own thread reads, as for every other view."""
+    return isinstance(request, ASGIRequest)
+
+
+def _admitted(request, methods) -> tuple[HttpResponseBase | None, Standing]:
+    """Where the client stands against its limits (this request counted),
+    and a refusal for a request over them or with a wrong method, or None."""
+    standing = _standing(request, _bearer(request) or None)
+    if standing.retry_after is not None:
+        return _rate_limited(standing.retry_after), standing
+    if request.method not in methods:
+        response = error(
+            405,
+            "method_not_allowed",
+            _("This address answers %(methods)s only.") % {"methods": ", ".join(methods)},
+        )
+        response["Allow"] = ", ".join(methods)
+        return response, standing
+    return None, standing
+
+
+def _finished(response: HttpResponseBase, standing: Standing) -> HttpResponseBase:
+    response["Cache-Control"] = "no-store"
+    # The IETF draft's fields, for the limit the client is closest to.
+    response["RateLimit-Limit"] = str(standing.limit)
+    response["RateLimit-Remaining"] = str(standing.remaining)
+    response["RateLimit-Reset"] = str(standing.reset)
+    return response
+
+
 def api_view(methods):
-    """JSON errors for wrong methods and bodies too large, the limits counted,
-    never cached."""
+    """JSON errors for wrong methods and bodies too large, the limits counted
+    and told in RateLimit-* headers, never cached. Async views stay async."""
 
     def decorate(view):
+        if iscoroutinefunction(view):
+
+            @csrf_exempt
+            @wraps(view)
+            async def waiting(request, *args, **kwargs):
+                refused, standing = await database_call(_admitted, request, methods, pooled=runs_on_pool(request))
+                response = refused
+                if response is None:
+                    try:
+                        response = await view(request, *args, **kwargs)
+                    except RequestDataTooBig:
+                        response = error(413, "too_large", _("The request is too large."))
+                return _finished(response, standing)
+
+            return waiting
+
         @csrf_exempt
         @wraps(view)
         def wrapped(request, *args, **kwargs):
-            if request.method not in methods:
-                response = error(
-                    405,
-                    "method_not_allowed",
-                    _("This address answers %(methods)s only.") % {"methods": ", ".join(methods)},
-                )
-                response["Allow"] = ", ".join(methods)
-                return response
-            refused = _limits(request, _bearer(request) or None)
-            if refused is not None:
-                return refused
-            try:
-                response = view(request, *args, **kwargs)
-            except RequestDataTooBig:
-                response = error(413, "too_large", _("The request is too large."))
-            response["Cache-Control"] = "no-store"
-            return response
+            response, standing = _admitted(request, methods)
+            if response is None:
+                try:
+                    response = view(request, *args, **kwargs)
+                except RequestDataTooBig:
+                    response = error(413, "too_large", _("The request is too large."))
+            return _finished(response, standing)
 
         return wrapped
 
     return decorate
 
 
+def _unauthorized() -> JsonResponse:
+    return error(
+        401,
+        "unauthorized",
+        _("Send a valid API token as 'Authorization: Bearer <token>'. Tokens are made on the seat's page."),
+        WWW_Authenticate='Bearer realm="versailles"',
+    )
+
+
 def with_api_seat(view):
     """The token the bearer secret is, for the seat it acts for, that
-    seat's language active."""
+    seat's language active. For async views: every view of a seat is one."""
 
     @wraps(view)
-    def wrapped(request, *args, **kwargs):
-        token = api_token_for_secret(_bearer(request))
+    async def wrapped(request, *args, **kwargs):
+        token = await database_call(api_token_for_secret, _bearer(request), pooled=runs_on_pool(request))
         if token is None:
-            return error(
-                401,
-                "unauthorized",
-                _("Send a valid API token as 'Authorization: Bearer <token>'. Tokens are made on the seat's page."),
-                WWW_Authenticate='Bearer realm="versailles"',
-            )
+            return _unauthorized()
         with translation.override(token.seat.language):
-            response = view(request, token, *args, **kwargs)
+            response = await view(request, token, *args, **kwargs)
         response["Content-Language"] = token.seat.language
         return response
 
@@ -133,14 +182,26 @@ def _history(request, game) -> JsonResponse:
 
 @api_view(["GET", "HEAD"])
 @with_api_seat
-def seat_view(request, token):
-    return JsonResponse(api_reads.game_view(token.seat.game, token.seat))
+@conditional_page
+async def seat_view(request, token):
+    """The seat's view; with ?wait=N, once the game's version passes N (at
+    once if it has), or after API_WAIT_SECONDS as it stands."""
+    pooled = runs_on_pool(request)
+    if "wait" not in request.GET:
+        return JsonResponse(await database_call(api_reads.game_view, token.seat.game, token.seat, pooled=pooled))
+    seen = number_in_query(request, "wait", digits=AFTER_DIGITS)
+    if seen is None:
+        return error(400, "bad_request", _("'wait' must be a version of the game (0 or more)."))
+    if token.seat.game.version <= seen:
+        await version_after(token.seat.game_id, seen, settings.API_WAIT_SECONDS, pooled=pooled)
+    return JsonResponse(await database_call(api_reads.seat_view_now, token.seat_id, pooled=pooled))
 
 
 @api_view(["GET", "HEAD"])
 @with_api_seat
-def seat_history(request, token):
-    return _history(request, token.seat.game)
+@conditional_page
+async def seat_history(request, token):
+    return await database_call(_history, request, token.seat.game, pooled=runs_on_pool(request))
 
 
 def _decision_body(request) -> tuple[str, int] | str:
@@ -173,7 +234,12 @@ def _idempotency_key(request) -> str | None:
 
 @api_view(["POST"])
 @with_api_seat
-def seat_decision(request, token):
+async def seat_decision(request, token):
+    # One call on one thread: the decision's transaction begins and ends in it.
+    return await database_call(_decide, request, token, pooled=runs_on_pool(request))
+
+
+def _decide(request, token) -> JsonResponse:
     seat = token.seat
     key = _idempotency_key(request)
     if key == "":
@@ -210,25 +276,28 @@ def seat_decision(request, token):
 
 def with_public_game(view):
     @wraps(view)
-    def wrapped(request, public_id, *args, **kwargs):
-        game = game_by_public_id(public_id) if len(public_id) <= 32 else None
+    async def wrapped(request, public_id, *args, **kwargs):
+        pooled = runs_on_pool(request)
+        game = await database_call(game_by_public_id, public_id, pooled=pooled) if len(public_id) <= 32 else None
         if game is None:
             return error(404, "not_found", _("There is no game with this id."))
-        return view(request, game, *args, **kwargs)
+        return await view(request, game, *args, **kwargs)
 
     return wrapped
 
 
 @api_view(["GET", "HEAD"])
 @with_public_game
-def game_view(request, game):
-    return JsonResponse(api_reads.game_view(game, None))
+@conditional_page
+async def game_view(request, game):
+    return JsonResponse(await database_call(api_reads.game_view, game, None, pooled=runs_on_pool(request)))
 
 
 @api_view(["GET", "HEAD"])
 @with_public_game
-def game_history(request, game):
-    return _history(request, game)
+@conditional_page
+async def game_history(request, game):
+    return await database_call(_history, request, game, pooled=runs_on_pool(request))
 
 
 @api_view(["GET", "HEAD"])
@@ -238,4 +307,6 @@ def openapi(request):
 
 @csrf_exempt
 def not_found(request, rest=""):
-    return error(404, "not_found", _("There is no such address in the API."))
+    refused, standing = _admitted(request, [request.method])
+    missing = error(404, "not_found", _("There is no such address in the API."))
+    return _finished(refused if refused is not None else missing, standing)

@@ -8,9 +8,9 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from games.services.limits import Limit, limits_counted, limits_hit
+from games.services.limits import Limit, Standing, limits_counted, limits_hit, limits_standing
 
-__all__ = ["Limit", "limits_counted", "limits_hit", "client_ip", "too_many"]
+__all__ = ["Limit", "Standing", "limits_counted", "limits_hit", "limits_standing", "client_ip", "too_many"]
 
 # "Send me my links again": a player who lost the email asks once or twice;
 # more than that is someone else mailing the address.

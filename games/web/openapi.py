@@ -8,10 +8,18 @@ engine's and the models' own names, read from them here."""
 
 from __future__ import annotations
 
+from django.conf import settings
+
 from games.selectors.api import document_examples, vocabulary
 
 from .openapi_schemas import ref, schemas
-from .openapi_words import AFTER_MAX, ERROR_CODES, ERROR_MEANING, ERROR_STATUS, IDEMPOTENCY_KEY_PATTERN
+from .openapi_words import (
+    AFTER_MAX,
+    ERROR_CODES,
+    ERROR_MEANING,
+    ERROR_STATUS,
+    IDEMPOTENCY_KEY_PATTERN,
+)
 
 _STRING = {"type": "string"}
 
@@ -21,6 +29,38 @@ def _answer(description: str, schema: str, **extra) -> dict:
 
 
 _RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer", "minimum": 1}}}
+# On every answer, refusals included: where the client stands against the
+# limit (per token or per client address) it is closest to.
+_RATE_LIMIT = {
+    "RateLimit-Limit": {
+        "description": "Requests allowed a minute by the limit the client is closest to.",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "RateLimit-Remaining": {
+        "description": "Requests left of it this minute, this one counted.",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "RateLimit-Reset": {
+        "description": "Seconds until its minute starts again.",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 1},
+    },
+}
+_ETAG = {
+    "ETag": {
+        "description": "Names this answer's content; send it back as If-None-Match to hear 304 while it is the same.",
+        "required": True,
+        "schema": _STRING,
+    }
+}
+_NOT_MODIFIED = {
+    "304": {
+        "description": "Not modified: the request's If-None-Match names this answer's ETag. No body.",
+        "headers": _ETAG,
+    }
+}
 _ALLOW = {"Allow": {"description": "The methods this address answers.", "schema": _STRING}}
 
 
@@ -64,6 +104,41 @@ _REPLAYED = {
         "schema": {"type": "string", "enum": ["true", "false"]},
     }
 }
+def _wait() -> dict:
+    return {
+        "name": "wait",
+        "in": "query",
+        "required": False,
+        "schema": {"type": "integer", "minimum": 0, "maximum": AFTER_MAX},
+        "description": "A version of the game (game.version of the view you hold): the answer comes as soon as "
+        "the game's version is past it (at once if it already is, and once the game is over or aborted), or "
+        f"after {settings.API_WAIT_SECONDS} seconds with the game as it stands. A wait costs no more than one request: "
+        "call again with the version you got, and you poll nothing.",
+    }
+
+
+_LAST_EVENT_ID = {
+    "name": "Last-Event-ID",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string", "pattern": "^[0-9]{1,9}$"},
+    "description": "The id of the last event you had (a game version): the stream starts after it, with the "
+    "history entries you missed. Browsers' EventSource sends it when they reconnect.",
+}
+_STREAM_AFTER = {**_AFTER, "description": "As Last-Event-ID, for clients that cannot set headers."}
+# Before OpenAPI 3.2 (itemSchema), the schema of a stream is its events'.
+_EVENT = {
+    "type": "object",
+    "description": "One event, as an EventSource reads it: its data is a StreamEvent as JSON.",
+    "properties": {
+        "event": {"const": "game"},
+        "id": {"type": "string", "pattern": "^[0-9]{1,10}$"},
+        "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": ref("StreamEvent")},
+        "retry": {"type": "integer", "minimum": 0},
+    },
+    "required": ["event", "id", "data"],
+    "additionalProperties": False,
+}
 _TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}]
 # How one answer leads to the next request (OpenAPI links; schemathesis
 # follows them in its stateful phase, as a bot would).
@@ -81,75 +156,132 @@ _SEAT_LINKS = {
     "SeeItAsASpectator": {"operationId": "gameView", "parameters": {"game_id": "$response.body#/game/id"}},
 }
 
-PATHS = {
-    "/seat": {
-        "get": {
-            "operationId": "seatView",
-            "summary": "The seat's view: the game, what the seat may know, the decision pending and its legal "
-            "decisions, and whether the seat may arrange its team.",
-            "security": _TOKEN,
-            "responses": {
-                "200": _answer("The seat's view.", "SeatView", links=_SEAT_LINKS),
-                **_errors(401, 405, 429),
-            },
-        }
-    },
-    "/seat/history": {
-        "get": {
-            "operationId": "seatHistory",
-            "summary": "The game's history: every decision with who made it, and the chance outcomes after them.",
-            "security": _TOKEN,
-            "parameters": [_AFTER],
-            "responses": {"200": _answer("One page of the history.", "History"), **_errors(400, 401, 405, 429)},
-        }
-    },
-    "/seat/decision": {
-        "post": {
-            "operationId": "seatDecision",
-            "summary": "Make the seat's decision, in the notation, with the decision version it answers.",
-            "security": _TOKEN,
-            "parameters": [_IDEMPOTENCY_KEY],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": ref("DecisionRequest")}}},
-            "responses": {
-                "200": _answer(
-                    "Applied (or, for an unchanged arrangement, nothing to apply: 'changed' is false).",
-                    "DecisionAccepted",
-                    headers=_REPLAYED,
-                    links={"ReadTheViewAgain": {"operationId": "seatView", "description": "What comes next."}},
-                ),
-                **_errors(400, 401, 405, 409, 413, 422, 429),
-            },
-        }
-    },
-    "/games/{game_id}": {
-        "get": {
-            "operationId": "gameView",
-            "summary": "A game as a spectator sees it.",
-            "parameters": [_GAME_ID],
-            "responses": {
-                "200": _answer(
-                    "The public view.",
-                    "GameView",
-                    links={
-                        "ReadItsHistory": {
-                            "operationId": "gameHistory",
-                            "parameters": {"game_id": "$response.body#/game/id"},
-                        }
+def _paths() -> dict:
+    return {
+        "/seat": {
+            "get": {
+                "operationId": "seatView",
+                "summary": "The seat's view: the game, what the seat may know, the decision pending and its legal "
+                "decisions, and whether the seat may arrange its team.",
+                "description": "With ?wait=<version>, a long poll: the answer waits until the game moves past that "
+                "version. Send If-None-Match with the ETag of the view you hold to hear 304 while it is the same.",
+                "security": _TOKEN,
+                "parameters": [_wait()],
+                "responses": {
+                    "200": _answer("The seat's view.", "SeatView", links=_SEAT_LINKS, headers=_ETAG),
+                    **_NOT_MODIFIED,
+                    **_errors(400, 401, 405, 429),
+                },
+            }
+        },
+        "/seat/history": {
+            "get": {
+                "operationId": "seatHistory",
+                "summary": "The game's history: every decision with who made it, and the chance outcomes after them.",
+                "security": _TOKEN,
+                "parameters": [_AFTER],
+                "responses": {
+                    "200": _answer("One page of the history.", "History", headers=_ETAG),
+                    **_NOT_MODIFIED,
+                    **_errors(400, 401, 405, 429),
+                },
+            }
+        },
+        "/seat/events": {
+            "get": {
+                "operationId": "seatEvents",
+                "summary": "The seat's game as server-sent events: one each time the game moves.",
+                "description": "A text/event-stream. Each event is 'event: game', 'id: <the game's version>' and "
+                "one 'data:' line of JSON, a StreamEvent: the seat's view and the history entries since the "
+                "event before. The first event is the game as it stands (without entries, unless Last-Event-ID "
+                "or 'after' names a version: then the entries after it). Lines starting with ':' are comments "
+                "sent while the game stands still. The stream ends when the game is over or aborted, and after "
+                f"{settings.API_STREAM_SECONDS} seconds: reconnect with Last-Event-ID to go on where it stopped.",
+                "security": _TOKEN,
+                "parameters": [_LAST_EVENT_ID, _STREAM_AFTER],
+                "responses": {
+                    "200": {
+                        "description": "The stream. Each event's data is a StreamEvent (see components).",
+                        "content": {
+                            "text/event-stream": {
+                                "schema": _EVENT,
+                            }
+                        },
                     },
-                ),
-                **_errors(404, 405, 429),
-            },
+                    **_errors(400, 401, 405, 429),
+                },
+            }
+        },
+        "/seat/decision": {
+            "post": {
+                "operationId": "seatDecision",
+                "summary": "Make the seat's decision, in the notation, with the decision version it answers.",
+                "security": _TOKEN,
+                "parameters": [_IDEMPOTENCY_KEY],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": ref("DecisionRequest")}}},
+                "responses": {
+                    "200": _answer(
+                        "Applied (or, for an unchanged arrangement, nothing to apply: 'changed' is false).",
+                        "DecisionAccepted",
+                        headers=_REPLAYED,
+                        links={"ReadTheViewAgain": {"operationId": "seatView", "description": "What comes next."}},
+                    ),
+                    **_errors(400, 401, 405, 409, 413, 422, 429),
+                },
+            }
+        },
+        "/games/{game_id}": {
+            "get": {
+                "operationId": "gameView",
+                "summary": "A game as a spectator sees it.",
+                "parameters": [_GAME_ID],
+                "responses": {
+                    **_NOT_MODIFIED,
+                    "200": _answer(
+                        "The public view.",
+                        "GameView",
+                        headers=_ETAG,
+                        links={
+                            "ReadItsHistory": {
+                                "operationId": "gameHistory",
+                                "parameters": {"game_id": "$response.body#/game/id"},
+                            }
+                        },
+                    ),
+                    **_errors(404, 405, 429),
+                },
+            }
+        },
+        "/games/{game_id}/history": {
+            "get": {
+                "operationId": "gameHistory",
+                "summary": "A game's history, as /seat/history gives it.",
+                "parameters": [_GAME_ID, _AFTER],
+                "responses": {
+                    "200": _answer("One page of the history.", "History", headers=_ETAG),
+                    **_NOT_MODIFIED,
+                    **_errors(400, 404, 405, 429),
+                },
+            }
+        },
+    }
+
+
+def _with_rate_limits(paths: dict) -> dict:
+    """Every answer of every operation with the RateLimit-* headers."""
+    return {
+        path: {
+            method: {
+                **operation,
+                "responses": {
+                    status: {**answer, "headers": {**answer.get("headers", {}), **_RATE_LIMIT}}
+                    for status, answer in operation["responses"].items()
+                },
+            }
+            for method, operation in methods.items()
         }
-    },
-    "/games/{game_id}/history": {
-        "get": {
-            "operationId": "gameHistory",
-            "summary": "A game's history, as /seat/history gives it.",
-            "parameters": [_GAME_ID, _AFTER],
-            "responses": {"200": _answer("One page of the history.", "History"), **_errors(400, 404, 405, 429)},
-        }
-    },
-}
+        for path, methods in paths.items()
+    }
 
 
 def document(server_url: str) -> dict:
@@ -175,5 +307,5 @@ def document(server_url: str) -> dict:
             "schemas": schemas(vocabulary(), document_examples()),
             "securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}},
         },
-        "paths": PATHS,
+        "paths": _with_rate_limits(_paths()),
     }

@@ -379,6 +379,19 @@ def schemas(words: dict[str, list], examples: dict[str, Any]) -> dict:
             ],
         ),
     }
+    built["StreamEvent"] = object_schema(
+        {
+            "version": _said(_VERSION, "The game's version this event shows; it is also the event's id."),
+            "view": _said(ref("SeatView"), "The seat's view at that version, as GET /seat answers it."),
+            "entries": _list(
+                ref("HistoryEntry"),
+                "The history entries since the event before (or since Last-Event-ID), oldest first; none in a "
+                "first event without Last-Event-ID.",
+            ),
+            "more": _said(_BOOLEAN, "More entries came than one event carries (200): read /seat/history."),
+        },
+        description="The data of one event of /seat/events.",
+    )
     for name, example in part_examples(auction_example, race_example).items():
         built[name]["examples"] = [example]
     return built

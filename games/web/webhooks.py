@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpResponse
@@ -28,18 +29,39 @@ def _secret_set() -> bool:
 
 
 class WebhookDoor:
+    # Both, so that under ASGI no request of the API's waits holds a thread
+    # here (a sync-only middleware would run every request on a thread).
+    sync_capable = True
+    async_capable = True
+
     def __init__(self, get_response):
         self.get_response = get_response
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
 
     def __call__(self, request):
+        if self.is_async:
+            return self._through_async(request)
         if not request.path.startswith(PREFIX):
             return self.get_response(request)
+        refusal = self._refusal(request)
+        return refusal if refusal is not None else self.get_response(request)
+
+    async def _through_async(self, request):
+        if request.path.startswith(PREFIX):
+            refusal = await sync_to_async(self._refusal)(request)
+            if refusal is not None:
+                return refusal
+        return await self.get_response(request)
+
+    def _refusal(self, request) -> HttpResponse | None:
         if not _secret_set():
             return HttpResponse(
                 "Webhooks are off: ANYMAIL_WEBHOOK_SECRET is not set.\n", status=403, content_type="text/plain"
             )
         if request.method != "POST":
-            return self.get_response(request)
+            return None
         try:
             body = request.body
         except RequestDataTooBig:
@@ -50,7 +72,7 @@ class WebhookDoor:
         refusal = door_refusal(body) if inbound else None
         if refusal is not None:
             return self._refuse(request, *refusal)
-        return self.get_response(request)
+        return None
 
     @staticmethod
     def _refuse(request, status: int, reason: str) -> HttpResponse:
