@@ -208,7 +208,7 @@ def database_config(environ: Mapping[str, str], *, sqlite_path: str) -> dict[str
         raise ImproperlyConfigured("DATABASE_URL must not contain a #fragment")
     try:
         # Query parameters are libpq connection options, e.g. ?sslmode=require
-        options = dict(parse_qsl(parts.query, strict_parsing=True)) if parts.query else {}
+        options: dict[str, Any] = dict(parse_qsl(parts.query, strict_parsing=True)) if parts.query else {}
     except ValueError:
         raise ImproperlyConfigured(
             "DATABASE_URL query must be name=value pairs, as in ?sslmode=require"
