@@ -51,8 +51,22 @@ if [ -n "${STANDINS_REBUILD:-}" ] || ! have "$base"; then
     tar -C "$rootfs" -c . | docker import -c 'CMD ["bash"]' - "$base" >/dev/null
 fi
 
+# All at once: each build mostly waits on the mirror and on dpkg.
+logs=$(mktemp -d)
+declare -A builds=()
 for image in "${wanted[@]}"; do
     echo "$image: stand-in from deploy/standins/${standins[$image]}"
     # The host's network: a build reaches Debian's mirror as the host does.
-    docker build -q --network host -t "$image" "$here/${standins[$image]}" >/dev/null
+    docker build -q --network host -t "$image" "$here/${standins[$image]}" >"$logs/${standins[$image]}.log" 2>&1 &
+    builds[$image]=$!
 done
+failed=0
+for image in "${!builds[@]}"; do
+    if ! wait "${builds[$image]}"; then
+        echo "$image: the stand-in's build failed:" >&2
+        tail -20 "$logs/${standins[$image]}.log" >&2
+        failed=1
+    fi
+done
+rm -rf "$logs"
+exit $failed

@@ -78,6 +78,9 @@ class ComposeStack:
             # the browser comes to the published port directly.
             "ALLOWED_HOSTS": f"{PUBLIC_HOST},127.0.0.1,localhost",
             "SITE_URL": SITE_URL,
+            # The test's visitors come as through one balancer, each with its
+            # own address in X-Forwarded-For (the rate limits count by it).
+            "TRUSTED_PROXY_HOPS": "1",
         }
         self.port = 0
 

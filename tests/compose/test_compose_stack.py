@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.compose.stack import ComposeStack, MailSink, engine_missing
+from tests.compose.stack import MAIL_TIMEOUT, ComposeStack, MailSink, engine_missing
 from tests.deploy.people import Person, Table, Visitor, decision_filled_in
 from tests.web.pages import forms_of
 from tests.worker import wait_until
@@ -188,4 +190,85 @@ def test_a_game_is_created_and_decided_in_chromium(stack, sink, chromium):
     table.applied.append((mover.position, int(version)))
     context.close()
     each_step_once(stack, table)
+    stack.assert_running()
+
+
+def new_game_posted(stack: ComposeStack, label: str, persons: int, index: int) -> None:
+    """A game created through the new-game form; its invitations are queued."""
+    host = Visitor(f"10.9.99.{index}")
+    page = host.get(stack, "/new/")
+    (form,) = [form for form in forms_of(page.text) if "host_email" in [f[1] for f in form.fields]]
+    fields = form.values() | {
+        "host_name": f"Host {label}",
+        "host_email": f"{label}-0@example.com",
+        "other_emails": "\n".join(f"{label}-{n}@example.com" for n in range(1, persons)),
+    }
+    answer = host.post(stack, "/new/", fields)
+    assert (answer.status, answer.location) == (302, "/new/sent/"), answer.text[:2000]
+
+
+def test_a_worker_killed_during_a_burst_of_decisions_loses_and_doubles_nothing(stack, sink):
+    """Hosts play against computer players, whose turns the worker takes; the
+    worker is killed (SIGKILL) in the middle and started again."""
+    tables = [opened(new_table(f"killed-worker-{n}", 10 + n, 1, computers=(1, 1)), stack, sink) for n in range(3)]
+    rng = random.Random(4)
+    for round_ in range(4):
+        with ThreadPoolExecutor(len(tables)) as pool:
+            list(pool.map(lambda table: decide_once(table, stack, random.Random(rng.random())), tables))
+        if round_ == 1:
+            stack.compose("kill", "worker")
+            time.sleep(2)
+            stack.compose("start", "worker")
+    for table in tables:
+        wait_until(lambda table=table: table.waiting(stack), timeout=SETTLE_TIMEOUT, what=f"{table.label} to settle")
+        each_step_once(stack, table)
+    every_email_sent_once(stack, sink)
+    stack.assert_running()
+
+
+def test_a_mailer_killed_during_a_burst_of_emails_sends_each_once(stack, sink):
+    """Invitations for several games at once; the mailer is killed (SIGKILL)
+    as the first arrive, and started again."""
+    before = len(sink.all())
+    for n in range(6):
+        new_game_posted(stack, f"killed-mailer-{n}", 3, n)
+    wait_until(lambda: len(sink.all()) > before, timeout=MAIL_TIMEOUT, what="the first invitation", every=0.1)
+    stack.compose("kill", "mailer")
+    # A claim older than the sweep's grace period (5 minutes) belongs to a
+    # sender that died: the claims the killed mailer held are moved back by
+    # that much, as if the operator had waited for it.
+    stack.rows(
+        "UPDATE games_notification SET claimed_at = claimed_at - interval '6 minutes' "
+        "WHERE status = 'sending' RETURNING id"
+    )
+    stack.compose("start", "mailer")
+    assert every_email_sent_once(stack, sink) >= 18
+    stack.assert_running()
+
+
+def test_emails_and_deadlines_survive_restarts_of_postgres_and_redis(stack, sink):
+    """With the mailer stopped, invitations wait in Redis (AOF) and a deadline
+    in PostgreSQL; both servers are stopped and started again; then the
+    mailer sends every invitation once and the beat applies the deadline."""
+    table = opened(new_table("restarts", 20, 3), stack, sink)
+    decide_once(table, stack, random.Random(5))
+    stack.compose("stop", "mailer")
+    for n in range(3):
+        new_game_posted(stack, f"restarts-queued-{n}", 3, 10 + n)
+    queued = int(stack.rows("SELECT count(*) AS n FROM games_notification WHERE status = 'pending'")[0]["n"])
+    assert queued >= 9
+    stack.rows(f"UPDATE games_game SET deadline = now() + interval '20 seconds' WHERE id = {table.pk} RETURNING id")
+    for server in ("redis", "postgres"):
+        stack.compose("stop", server)
+        stack.compose("start", server)
+    wait_until(lambda: stack.containers()["postgres"].status == "running", timeout=30, what="postgres")
+    stack.compose("start", "mailer")
+    wait_until(
+        lambda: any(r["actor"] == "deadline" for r in log_of(stack, table)),
+        timeout=SWEEP_TIMEOUT,
+        what="the beat's deadline sweep to apply the deadline set before the restarts",
+        every=1.0,
+    )
+    each_step_once(stack, table)
+    every_email_sent_once(stack, sink)
     stack.assert_running()
