@@ -128,6 +128,9 @@ class ComposeStack:
             )
         return found
 
+    def container_id(self, service: str) -> str:
+        return self.compose("ps", "-q", service).strip()
+
     def assert_running(self) -> dict[str, Container]:
         """Every long-running service up, never restarted; migrate exited 0."""
         containers = self.containers()
