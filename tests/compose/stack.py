@@ -31,7 +31,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent.parent
 PROJECT = "versailles_compose_test"
 COMPOSE_FILES = ["docker-compose.yml", "deploy/standins/host-network-build.yml"]
 # The services that run for good; migrate runs once and exits 0.
-LONG_RUNNING = ("postgres", "redis", "web", "worker", "mailer", "beat", "mailpit")
+LONG_RUNNING = ("postgres", "redis", "web", "api", "worker", "mailer", "beat", "mailpit")
 MAIL_API = "http://127.0.0.1:8025/api/v1"
 UP_TIMEOUT = 600.0
 MAIL_TIMEOUT = 60.0

@@ -11,6 +11,7 @@ import random
 import re
 import subprocess
 import time
+import urllib.request
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
@@ -102,11 +103,22 @@ def every_email_sent_once(stack: ComposeStack, sink: MailSink) -> int:
     return len(outbox)
 
 
+def api_answers(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/openapi.json", timeout=5) as response:
+            return response.status == 200 and b'"openapi"' in response.read()
+    except OSError:
+        return False
+
+
 def test_every_service_starts_and_migrate_runs_once(stack):
     containers = stack.assert_running()
     assert containers["migrate"].exit_code == 0
     assert int(stack.rows("SELECT count(*) AS n FROM django_migrations WHERE app = 'games'")[0]["n"]) >= 20
     assert "Listening at: http://0.0.0.0:8000" in stack.logs("web", tail=200)
+    # The API's own service, under ASGI: its document is served on its published port.
+    api_port = int(stack.compose("port", "api", "8001").strip().rsplit(":", 1)[1])
+    wait_until(lambda: api_answers(api_port), timeout=60, what="the api service to answer", every=1.0)
     for worker, name in (("worker", "sweeps@"), ("mailer", "mail@")):
         wait_until(
             lambda worker=worker, name=name: re.search(rf"{name}\S+ ready", stack.logs(worker, tail=200)),
