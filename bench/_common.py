@@ -1,10 +1,12 @@
 """What several benches need: the local servers they default to, URLs with
 another database, percentiles, and a process's CPU from /proc. No Django
-here: the benches import it before Django is set up."""
+here but in django_on_a_throwaway_database, which sets it up."""
 
 from __future__ import annotations
 
 import math
+import os
+import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -37,3 +39,30 @@ def proc_stat(pid: int | str) -> list[str] | None:
         return None
     # The command name is in parentheses and may hold spaces.
     return text.rsplit(")", 1)[1].split()
+
+
+def django_on_a_throwaway_database(prefix: str, settings_module: str) -> tempfile.TemporaryDirectory:
+    """Django set up as in production (DEBUG off, the API's limits out of a
+    bench's way but still counted) on a test database the bench creates and
+    drops itself: a temporary SQLite file, or with DATABASE_URL a PostgreSQL
+    database named "bench_<name>_<pid>"; the cache in a temporary folder, or
+    with REDIS_URL Redis database 13. The folder is returned: keep it alive."""
+    folder = tempfile.TemporaryDirectory(prefix=prefix)
+    os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
+    os.environ["DEBUG"] = "false"
+    os.environ.setdefault("SECRET_KEY", BENCH_SECRET_KEY)
+    os.environ["API_REQUESTS_PER_MINUTE_PER_TOKEN"] = os.environ["API_REQUESTS_PER_MINUTE_PER_CLIENT"] = str(10**7)
+    os.environ["VAR_DIR"] = folder.name
+    if os.environ.get("REDIS_URL"):
+        os.environ["REDIS_URL"] = with_path(os.environ["REDIS_URL"], "/13")
+
+    import django
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3"):
+        database["TEST"] = {"NAME": str(Path(folder.name) / "bench.sqlite3")}
+    else:
+        database["TEST"] = {"NAME": f"bench_{database['NAME']}_{os.getpid()}"}
+    django.setup()
+    return folder

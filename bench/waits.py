@@ -28,7 +28,6 @@ import resource
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -36,28 +35,11 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path[:0] = [str(BASE_DIR), str(BENCH_DIR)]
 
-from bench._common import BENCH_SECRET_KEY, percentile, proc_stat, with_path  # noqa: E402
+from bench._common import django_on_a_throwaway_database, percentile, proc_stat, with_path  # noqa: E402
 
-_tmp = tempfile.TemporaryDirectory(prefix="versailles-bench-waits-")
-os.environ["DJANGO_SETTINGS_MODULE"] = "versailles_site.settings"
-os.environ["DEBUG"] = "false"
-os.environ.setdefault("SECRET_KEY", BENCH_SECRET_KEY)
-# A thousand requests from one address within a second: out of the limits' way
-# (they are still counted, as always).
-os.environ["API_REQUESTS_PER_MINUTE_PER_TOKEN"] = os.environ["API_REQUESTS_PER_MINUTE_PER_CLIENT"] = str(10**7)
-os.environ["VAR_DIR"] = _tmp.name
-if os.environ.get("REDIS_URL"):
-    os.environ["REDIS_URL"] = with_path(os.environ["REDIS_URL"], "/13")
+_tmp = django_on_a_throwaway_database("versailles-bench-waits-", "versailles_site.settings")
 
-import django  # noqa: E402
 from django.conf import settings  # noqa: E402
-
-if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    settings.DATABASES["default"]["TEST"] = {"NAME": str(Path(_tmp.name) / "bench.sqlite3")}
-else:
-    settings.DATABASES["default"]["TEST"] = {"NAME": f"bench_{settings.DATABASES['default']['NAME']}_{os.getpid()}"}
-django.setup()
-
 from django.db import connection  # noqa: E402
 from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 

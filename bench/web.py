@@ -65,7 +65,6 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,28 +74,11 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path[:0] = [str(BASE_DIR), str(BENCH_DIR)]
 
-from bench._common import BENCH_SECRET_KEY, with_path  # noqa: E402
+from bench._common import django_on_a_throwaway_database, with_path  # noqa: E402
 
-_tmp = tempfile.TemporaryDirectory(prefix="versailles-bench-web-")
-os.environ["DJANGO_SETTINGS_MODULE"] = "web_site"
-os.environ["DEBUG"] = "false"
-os.environ.setdefault("SECRET_KEY", BENCH_SECRET_KEY)
-# The limits are counted as always (that work is in the figure); the bench
-# asks faster than any client may, so they are set out of its way.
-os.environ["API_REQUESTS_PER_MINUTE_PER_TOKEN"] = os.environ["API_REQUESTS_PER_MINUTE_PER_CLIENT"] = str(10**7)
-os.environ["VAR_DIR"] = _tmp.name
-if os.environ.get("REDIS_URL"):
-    os.environ["REDIS_URL"] = with_path(os.environ["REDIS_URL"], "/13")
+_tmp = django_on_a_throwaway_database("versailles-bench-web-", "web_site")
 
-import django  # noqa: E402
 from django.conf import settings  # noqa: E402
-
-if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    settings.DATABASES["default"]["TEST"] = {"NAME": str(Path(_tmp.name) / "bench.sqlite3")}
-else:
-    settings.DATABASES["default"]["TEST"] = {"NAME": f"bench_{settings.DATABASES['default']['NAME']}_{os.getpid()}"}
-django.setup()
-
 from django.db import connection, transaction  # noqa: E402
 from django.db.models import F  # noqa: E402
 from django.test import Client  # noqa: E402
