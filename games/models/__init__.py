@@ -11,7 +11,7 @@ from .moderation import HelpRequest, ModerationEntry
 from .open import JOIN_REQUEST_HOURS, JoinRequest
 from .outbox import Notification
 from .seats import Absence, Seat, SeatHolder
-from .tokens import ApiIdempotencyKey, ApiToken, HomeLink
+from .tokens import ApiIdempotencyKey, ApiToken, HomeLink, PlayerApiToken
 from .webhooks import Webhook, WebhookDelivery, new_delivery_id
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "JoinRequest",
     "ModerationEntry",
     "Notification",
+    "PlayerApiToken",
     "Seat",
     "SeatHolder",
     "Webhook",

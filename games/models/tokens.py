@@ -29,6 +29,27 @@ class HomeLink(models.Model):
         return _("games of %(email)s") % {"email": self.email}
 
 
+class PlayerApiToken(models.Model):
+    """A bearer token made on a player's home: it acts for the address, not a
+    seat. It lists the address's games and makes or ends seat tokens for the
+    address's seats; it decides nothing itself. Only the SHA-256 of the
+    secret is stored, as for seat tokens."""
+
+    email = models.EmailField(db_index=True, verbose_name=_("email address"))
+    label = models.CharField(max_length=40, blank=True, verbose_name=_("label"))
+    token_hash = models.CharField(max_length=64, unique=True, verbose_name=_("token hash"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    last_used_at = models.DateTimeField(null=True, blank=True, verbose_name=_("last used at"))
+    revoked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("revoked at"))
+
+    class Meta:
+        verbose_name = _("player API token")
+        verbose_name_plural = _("player API tokens")
+
+    def __str__(self) -> str:
+        return self.label or _("player API token %(id)s") % {"id": self.pk}
+
+
 class ApiToken(models.Model):
     """A bearer token for the JSON API, made on the seat page: it acts for
     that one seat as its link does, and only the SHA-256 of the secret is
@@ -43,6 +64,16 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     last_used_at = models.DateTimeField(null=True, blank=True, verbose_name=_("last used at"))
     revoked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("revoked at"))
+    # The player token that made it through the API, if one did: only that
+    # token may end it there (the seat's page ends any).
+    made_by = models.ForeignKey(
+        PlayerApiToken,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seat_tokens",
+        verbose_name=_("made by player token"),
+    )
 
     class Meta:
         verbose_name = _("API token")

@@ -72,7 +72,7 @@ def _rate_limited(retry_after: int) -> JsonResponse:
     )
 
 
-def _bearer(request) -> str:
+def bearer_secret(request) -> str:
     scheme, _space, secret = request.headers.get("Authorization", "").partition(" ")
     return secret.strip() if scheme.lower() == "bearer" else ""
 
@@ -87,7 +87,7 @@ def runs_on_pool(request) -> bool:
 def _admitted(request, methods) -> tuple[HttpResponseBase | None, Standing]:
     """Where the client stands against its limits (this request counted),
     and a refusal for a request over them or with a wrong method, or None."""
-    standing = _standing(request, _bearer(request) or None)
+    standing = _standing(request, bearer_secret(request) or None)
     if standing.retry_after is not None:
         return _rate_limited(standing.retry_after), standing
     if request.method not in methods:
@@ -162,7 +162,7 @@ def with_api_seat(view):
 
     @wraps(view)
     async def wrapped(request, *args, **kwargs):
-        token = await database_call(api_token_for_secret, _bearer(request), pooled=runs_on_pool(request))
+        token = await database_call(api_token_for_secret, bearer_secret(request), pooled=runs_on_pool(request))
         if token is None:
             return _unauthorized()
         with translation.override(token.seat.language):

@@ -12,6 +12,7 @@ from django.conf import settings
 
 from games.selectors.api import document_examples, vocabulary
 
+from .openapi_me import my_schemas
 from .openapi_schemas import ref, schemas
 from .openapi_words import (
     AFTER_MAX,
@@ -140,6 +141,21 @@ _EVENT = {
     "additionalProperties": False,
 }
 _TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}]
+_PLAYER_TOKEN: list[dict[str, list[str]]] = [{"playerToken": []}]
+_POSITION = {
+    "name": "position",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 0, "maximum": 99},
+    "description": "The seat's position in the game (seats[].position in /me/games).",
+}
+_TOKEN_ID = {
+    "name": "token_id",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
+    "description": "The seat token's id (SeatTokenMade.id).",
+}
 # How one answer leads to the next request (OpenAPI links; schemathesis
 # follows them in its stateful phase, as a bot would).
 _SEAT_LINKS = {
@@ -156,8 +172,49 @@ _SEAT_LINKS = {
     "SeeItAsASpectator": {"operationId": "gameView", "parameters": {"game_id": "$response.body#/game/id"}},
 }
 
+def _my_paths() -> dict:
+    return {
+        "/me/games": {
+            "get": {
+                "operationId": "myGames",
+                "summary": "Every game of the player token's address, with its seats and whether one waits for you.",
+                "description": "A bot finds here that a new game waits for it (waiting_for_you), then makes a "
+                "seat token for that seat.",
+                "security": _PLAYER_TOKEN,
+                "responses": {"200": _answer("The address's games.", "MyGames"), **_errors(401, 405, 429)},
+            }
+        },
+        "/me/games/{game_id}/seats/{position}/token": {
+            "post": {
+                "operationId": "mySeatTokenNew",
+                "summary": "Make a seat token for a seat of yours, as the seat's page makes one (the same cap).",
+                "security": _PLAYER_TOKEN,
+                "parameters": [_GAME_ID, _POSITION],
+                "requestBody": {
+                    "required": False,
+                    "content": {"application/json": {"schema": ref("SeatTokenRequest")}},
+                },
+                "responses": {
+                    "201": _answer("The token, its secret shown this once.", "SeatTokenMade"),
+                    **_errors(400, 401, 404, 405, 409, 413, 429),
+                },
+            }
+        },
+        "/me/games/{game_id}/seats/{position}/token/{token_id}": {
+            "delete": {
+                "operationId": "mySeatTokenEnd",
+                "summary": "End a seat token this player token made: it opens nothing any more.",
+                "security": _PLAYER_TOKEN,
+                "parameters": [_GAME_ID, _POSITION, _TOKEN_ID],
+                "responses": {"200": _answer("Ended.", "SeatTokenEnded"), **_errors(401, 404, 405, 429)},
+            }
+        },
+    }
+
+
 def _paths() -> dict:
     return {
+        **_my_paths(),
         "/seat": {
             "get": {
                 "operationId": "seatView",
@@ -293,7 +350,9 @@ def document(server_url: str) -> dict:
             "description": (
                 "Play a seat of a Galopp Royal game from a program. Make a token on the seat's page "
                 "(it acts for that seat only, and can be ended there) and send it as "
-                "'Authorization: Bearer <token>'. Every refusal is JSON with a stable error code (see Error) "
+                "'Authorization: Bearer <token>'. A player token, made on your games' page, lists every game of "
+                "your address (/me/games) and makes or ends seat tokens for your seats; it decides nothing itself. "
+                "Every refusal is JSON with a stable error code (see Error) "
                 "and changes nothing; any other address under /api/v1/ answers 404 'not_found', and an "
                 "address asked with a method it does not answer 405 'method_not_allowed'. The version rule: "
                 "a decision carries the version of the decision it answers (decision.version); if another "
@@ -304,8 +363,20 @@ def document(server_url: str) -> dict:
         },
         "servers": [{"url": server_url}],
         "components": {
-            "schemas": schemas(vocabulary(), document_examples()),
-            "securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}},
+            "schemas": {**schemas(vocabulary(), document_examples()), **my_schemas(vocabulary())},
+            "securitySchemes": {
+                "seatToken": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "Made on the seat's page, or through /me/ with a player token: one seat.",
+                },
+                "playerToken": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "Made on your games' page (the link in the 'all your games' email): "
+                    "your address's games, and seat tokens for its seats.",
+                },
+            },
         },
         "paths": _with_rate_limits(_paths()),
     }

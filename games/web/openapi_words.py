@@ -27,6 +27,7 @@ ERROR_CODES = [
     "malformed_decision",
     "refused",
     "idempotency_key_reused",
+    "too_many_tokens",
 ]
 ERROR_STATUS = {
     "bad_request": 400,
@@ -42,13 +43,17 @@ ERROR_STATUS = {
     "malformed_decision": 422,
     "refused": 422,
     "idempotency_key_reused": 422,
+    "too_many_tokens": 409,
 }
 ERROR_MEANING = {
     "bad_request": "The request itself is wrong: a body that is not the JSON object documented, a 'version' "
     "or 'after' out of range, an Idempotency-Key that is not 1 to 255 printable ASCII characters.",
     "unauthorized": "No token, or one that was ended, or one made before a moderator handed the seat to someone "
-    "else. The WWW-Authenticate header names the scheme.",
-    "not_found": "No game with that id, or no such address under /api/v1/.",
+    "else, or a token of the other kind: a seat token opens no /me/ address and a player token no /seat "
+    "address. The WWW-Authenticate header names the scheme.",
+    "not_found": "No game with that id, or no such address under /api/v1/; under /me/, no seat of yours at that "
+    "place (the same answer whether the game does not exist or the seat is someone else's), or no live seat "
+    "token with that id made by this player token.",
     "method_not_allowed": "The address does not answer this method; the Allow header lists the ones it does.",
     "too_large": "The body is larger than the server reads.",
     "rate_limited": "Too many requests this minute, for the token or the client address; the Retry-After "
@@ -64,6 +69,8 @@ ERROR_MEANING = {
     "malformed_decision": "The text is not a decision in the notation. Nothing was changed.",
     "refused": "A refusal with no code of its own; the message says why. Nothing was changed. Handle it as "
     "illegal_decision.",
+    "too_many_tokens": "The seat has as many live seat tokens as it may; end one first (DELETE it, or on the "
+    "seat's page). Nothing was changed.",
     "idempotency_key_reused": "The Idempotency-Key was sent before (by this token, within a day) with another "
     "decision or version. Nothing was changed; a new decision needs a new key.",
 }

@@ -59,12 +59,18 @@ def test_every_schema_in_the_document_is_valid_json_schema(document):
         Draft202012Validator.check_schema(schema)
 
 
+# The routes' path converters, by the document's names for them.
+PATH_PARAMETERS = {"<str:public_id>": "{game_id}", "<int:position>": "{position}", "<int:token_id>": "{token_id}"}
+
+
 def test_the_document_lists_exactly_the_apis_addresses(document):
     routed = set()
     for pattern in urlpatterns:
         route = str(pattern.pattern)
         if route.startswith("api/v1/") and "(?P" not in route and not route.endswith("openapi.json"):
-            routed.add("/" + route.removeprefix("api/v1/").replace("<str:public_id>", "{game_id}"))
+            for converter, name in PATH_PARAMETERS.items():
+                route = route.replace(converter, name)
+            routed.add("/" + route.removeprefix("api/v1/"))
     assert routed == set(document["paths"])
 
 
