@@ -79,7 +79,8 @@ urlpatterns = [
         name="api_me_seat_token_end",
     ),
     path("api/v1/openapi.json", api.openapi, name="api_openapi"),
-    re_path(r"^api/v1/(?P<rest>.*)$", api.not_found),
+    # Any character, newlines too: such a path is the API's 404, not the site's HTML one.
+    re_path(r"^api/v1/(?P<rest>[\s\S]*)$", api.not_found),
     path("s/<str:token>/api/", api_tokens.seat_api_tokens, name="seat_api_tokens"),
     path("s/<str:token>/api/new", api_tokens.seat_api_token_new, name="seat_api_token_new"),
     path("s/<str:token>/api/<int:token_id>/end", api_tokens.seat_api_token_end, name="seat_api_token_end"),

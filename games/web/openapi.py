@@ -12,7 +12,7 @@ from django.conf import settings
 
 from games.selectors.api import document_examples, vocabulary
 
-from .openapi_me import my_schemas
+from .openapi_me import my_paths, my_schemas
 from .openapi_schemas import ref, schemas
 from .openapi_words import (
     AFTER_MAX,
@@ -141,23 +141,6 @@ _EVENT = {
     "additionalProperties": False,
 }
 _TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}]
-_PLAYER_TOKEN: list[dict[str, list[str]]] = [{"playerToken": []}]
-_POSITION = {
-    "name": "position",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "integer", "minimum": 0, "maximum": 99},
-    "description": "The seat's position in the game (seats[].position in /me/games).",
-}
-_TOKEN_ID = {
-    "name": "token_id",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
-    "description": "The seat token's id (SeatTokenMade.id).",
-}
-# How one answer leads to the next request (OpenAPI links; schemathesis
-# follows them in its stateful phase, as a bot would).
 _SEAT_LINKS = {
     "MakeTheDecision": {
         "operationId": "seatDecision",
@@ -172,49 +155,9 @@ _SEAT_LINKS = {
     "SeeItAsASpectator": {"operationId": "gameView", "parameters": {"game_id": "$response.body#/game/id"}},
 }
 
-def _my_paths() -> dict:
-    return {
-        "/me/games": {
-            "get": {
-                "operationId": "myGames",
-                "summary": "Every game of the player token's address, with its seats and whether one waits for you.",
-                "description": "A bot finds here that a new game waits for it (waiting_for_you), then makes a "
-                "seat token for that seat.",
-                "security": _PLAYER_TOKEN,
-                "responses": {"200": _answer("The address's games.", "MyGames"), **_errors(401, 405, 429)},
-            }
-        },
-        "/me/games/{game_id}/seats/{position}/token": {
-            "post": {
-                "operationId": "mySeatTokenNew",
-                "summary": "Make a seat token for a seat of yours, as the seat's page makes one (the same cap).",
-                "security": _PLAYER_TOKEN,
-                "parameters": [_GAME_ID, _POSITION],
-                "requestBody": {
-                    "required": False,
-                    "content": {"application/json": {"schema": ref("SeatTokenRequest")}},
-                },
-                "responses": {
-                    "201": _answer("The token, its secret shown this once.", "SeatTokenMade"),
-                    **_errors(400, 401, 404, 405, 409, 413, 429),
-                },
-            }
-        },
-        "/me/games/{game_id}/seats/{position}/token/{token_id}": {
-            "delete": {
-                "operationId": "mySeatTokenEnd",
-                "summary": "End a seat token this player token made: it opens nothing any more.",
-                "security": _PLAYER_TOKEN,
-                "parameters": [_GAME_ID, _POSITION, _TOKEN_ID],
-                "responses": {"200": _answer("Ended.", "SeatTokenEnded"), **_errors(401, 404, 405, 429)},
-            }
-        },
-    }
-
-
 def _paths() -> dict:
     return {
-        **_my_paths(),
+        **my_paths(_answer, _errors, _GAME_ID),
         "/seat": {
             "get": {
                 "operationId": "seatView",

@@ -186,3 +186,8 @@ def test_player_token_answers_carry_rate_limit_headers_and_are_limited(client, s
     assert limited.status_code == 429 and "Retry-After" in limited
     wrong = client.put("/api/v1/me/games", **bearer(player_token(client, "p1@example.com")))
     assert wrong.status_code == 405 and wrong["Allow"] == "GET, HEAD"
+
+
+def test_an_address_that_fits_no_route_is_a_json_404_even_with_a_newline_in_it(client):
+    missing = client.post("/api/v1/me/games/ab%0Acd/seats/x/token")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"

@@ -1,6 +1,6 @@
-"""Schemathesis, given nothing but the served document and a seat's token,
-tests every operation of the API on a live server in all its phases
-(the document's examples, coverage of its edges, fuzzing, and stateful
+"""Schemathesis, given nothing but the served document, a seat's token and a
+player token of that seat's address, tests every operation of the API on a
+live server in all its phases (the document's examples, coverage of its edges, fuzzing, and stateful
 sequences that follow the document's links) with every check it has, and
 finds no failure."""
 
@@ -14,8 +14,10 @@ import pytest
 
 from games import engine
 from games.services.game_state import load_state
+from games.services.home import home_link_issue
+from games.services.player_tokens import player_token_create
 from tests.api.helpers import api_tokens
-from tests.factories import started_game
+from tests.factories import seat_at, started_game
 
 CLI = Path(sys.executable).with_name("schemathesis")
 
@@ -26,6 +28,14 @@ CLI = Path(sys.executable).with_name("schemathesis")
 CONFIG = """
 [checks.positive_data_acceptance]
 expected-statuses = ["2xx", "401", "404", "409", "422"]
+
+# Each operation with the token of its scheme: a seat's for /seat, the
+# player's for /me/ (and each refuses the other's: tests/api/test_my_games.py).
+[auth.openapi.seatToken]
+bearer = "{seat}"
+
+[auth.openapi.playerToken]
+bearer = "{player}"
 """
 
 
@@ -42,13 +52,14 @@ def test_schemathesis_finds_no_failure_in_any_operation_of_the_api(live_server, 
     settings.API_WAIT_POLL_SECONDS = 0.05
     settings.API_STREAM_SECONDS = 0.1
     game = started_game(4)
-    secret = api_tokens(game)[engine.to_move(load_state(game))]
-    (tmp_path / "schemathesis.toml").write_text(CONFIG)
+    position = engine.to_move(load_state(game))
+    secret = api_tokens(game)[position]
+    _made, player = player_token_create(link=home_link_issue(email=seat_at(game, position).email), label="fuzz")
+    (tmp_path / "schemathesis.toml").write_text(CONFIG.format(seat=secret, player=player))
     run = subprocess.run(
         [
             str(CLI), "--config-file", str(tmp_path / "schemathesis.toml"),
             "run", f"{live_server.url}/api/v1/openapi.json",
-            "--header", f"Authorization: Bearer {secret}",
             "--phases", "examples,coverage,fuzzing,stateful",
             "--checks", "all",
             "--max-examples", "30",
@@ -62,5 +73,5 @@ def test_schemathesis_finds_no_failure_in_any_operation_of_the_api(live_server, 
     )
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
     summary = run.stdout[run.stdout.rindex("SUMMARY") :]
-    assert "Selected: 6/6" in summary and "Tested: 6" in summary, summary
+    assert "Selected: 9/9" in summary and "Tested: 9" in summary, summary
     assert "Stateful" in summary and "failed" not in summary, summary
