@@ -1,7 +1,8 @@
 """Keep link and reply-address secrets out of every log line.
 
 A seat link (/s/<token>/...) or an unsubscribe link (/u/<token>/) opens a seat
-to whoever holds it, an open game's confirmation link (/open/c/<token>/)
+to whoever holds it, a home link (/h/<token>/...) every seat of an address
+and the making of player API tokens, an open game's confirmation link (/open/c/<token>/)
 holds one, a join link (/open/j/<token>/) may be the host's to give, and a
 reply address (reply+<seat>.<version>.<hmac>@...)
 lets its holder act by email; logs are read by more people, and kept longer,
@@ -18,7 +19,8 @@ HIDDEN = "<hidden>"
 # The token ends where a path segment, a query, a fragment or the quoting
 # around a logged URL does. "<" ends it too, so that already hidden text is
 # left as it is when a record passes through a second filtered handler.
-_LINK = re.compile(r"(/[su]/|/open/[cj]/)[^/\s\"'?#<>]+")
+# Not after another "/": in "http://h/..." the "h" is a host, not a home link.
+_LINK = re.compile(r"(?<!/)(/[suh]/|/open/[cj]/)[^/\s\"'?#<>]+")
 # Everything between "reply+" and "@" is secret; mail servers change the case.
 _REPLY = re.compile(r"(reply\+)[^@\s\"'<>,;]+(?=@)", re.IGNORECASE)
 
@@ -28,7 +30,7 @@ def redact_secrets(text: str) -> str:
     reply address replaced by <hidden>."""
     # Nearly every line has none of these, and is returned without running a
     # regular expression; lower() only for the few lines with a "+".
-    if "/s/" in text or "/u/" in text or "/open/" in text:
+    if "/s/" in text or "/u/" in text or "/h/" in text or "/open/" in text:
         text = _LINK.sub(rf"\g<1>{HIDDEN}", text)
     if "+" in text and "reply+" in text.lower():
         text = _REPLY.sub(rf"\g<1>{HIDDEN}", text)

@@ -56,6 +56,11 @@ def test_an_unsubscribe_token_at_the_end_of_a_line_is_hidden():
     assert redact_secrets("Not Found: /u/Ab-c_D12") == "Not Found: /u/<hidden>"
 
 
+def test_a_home_links_secret_is_hidden_on_its_player_token_pages_too():
+    line = 'POST /h/Ab-c_D12/api/new HTTP/1.1" 200 and GET /h/Ef-G_h34/'
+    assert redact_secrets(line) == 'POST /h/<hidden>/api/new HTTP/1.1" 200 and GET /h/<hidden>/'
+
+
 def test_an_open_games_confirmation_and_join_secrets_are_hidden():
     line = "POST /open/c/Ab-c_D12/ then GET /open/j/Ef-G_h34/ and /open/games.json?language=de"
     assert redact_secrets(line) == "POST /open/c/<hidden>/ then GET /open/j/<hidden>/ and /open/games.json?language=de"
