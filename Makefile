@@ -1,5 +1,6 @@
-# Everything runs from .venv, built from requirements.txt on first use, so a
-# fresh clone needs nothing but python3.
+# Everything runs from .venv, built on first use from requirements-dev.txt (the
+# service's requirements.txt and the tools), so a fresh clone needs nothing but
+# python3.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,12 +9,12 @@ BIN := $(VENV)/bin
 
 venv: $(VENV)/.installed
 
-# The stamp is newer than requirements.txt only after a complete install, so
-# an interrupted install is retried and a changed requirements.txt reinstalls.
-$(VENV)/.installed: requirements.txt
+# The stamp is newer than the requirements only after a complete install, so
+# an interrupted install is retried and a changed requirements file reinstalls.
+$(VENV)/.installed: requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip
-	$(BIN)/python -m pip install -r requirements.txt
+	$(BIN)/python -m pip install -r requirements-dev.txt
 	touch $@
 
 migrate: venv

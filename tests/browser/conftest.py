@@ -41,7 +41,7 @@ def _missing() -> str | None:
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        return "Playwright for Python is not installed (it is in requirements.txt: make venv)"
+        return "Playwright for Python is not installed (it is in requirements-dev.txt: make venv)"
     if not os.access(CHROMIUM, os.X_OK):
         return f"no Chromium at {CHROMIUM}: `make chromium` installs Debian's (apt-get, as root)"
     return None
