@@ -1,9 +1,10 @@
 """What several benches need: the local servers they default to, URLs with
-another database, percentiles, and a process's CPU from /proc. No Django
+another database, percentiles, a process's CPU from /proc, and a bot's GET. No Django
 here but in django_on_a_throwaway_database, which sets it up."""
 
 from __future__ import annotations
 
+import asyncio
 import math
 import os
 import tempfile
@@ -39,6 +40,20 @@ def proc_stat(pid: int | str) -> list[str] | None:
         return None
     # The command name is in parentheses and may hold spaces.
     return text.rsplit(")", 1)[1].split()
+
+
+async def http_get(port: int, path: str, secret: str | None = None) -> tuple[int, bytes]:
+    """One GET to 127.0.0.1:``port`` on a connection of its own, as a bot
+    with a long poll holds one each: the status and the body. A connection
+    closed without an answer (the server out of files, say) is status 0."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    headers = f"Authorization: Bearer {secret}\r\n" if secret else ""
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}Connection: close\r\n\r\n".encode())
+    await writer.drain()
+    answer = await reader.read()
+    writer.close()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return (int(head.split()[1]) if head else 0), body
 
 
 def django_on_a_throwaway_database(prefix: str, settings_module: str) -> tempfile.TemporaryDirectory:

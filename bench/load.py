@@ -89,6 +89,19 @@ makes one decision every three hours, threefold at the evening peak, so 3 /
 (3 x 3600) decisions per game per second; one machine carries (2 cores -
 what the idle services take) / (C x 3 / (3 x 3600)) running games.
 
+With --waits N (issue 32: a thousand bots waiting beside the load), the API
+server starts too, as docker-compose.yml's api service runs it (gunicorn with
+uvicorn's worker, versailles_site.asgi, --api-workers processes), and a
+process of N bots, one a seat of the first N/4 games of the sample, each with
+its own API token and one GET /api/v1/seat?wait=<version> open at every
+moment: answered (its game moved, or the wait's 30 s passed), a bot asks again
+at once. They are all admitted (the API server's CPU settled) before the
+warm-up and stay through every step; the report says how many were open
+and what they got. The API's rate limits are counted but set out of the way,
+as every bot asks from 127.0.0.1.
+
+    .venv/bin/python bench/load.py --games 2000 --sample 500 --users 16 --waits 1000
+
 Targets (issue 13): p99 < 200 ms at 16 users; >= 100,000 running games at
 the evening peak. Locust runs on the same two cores as everything it
 measures: its own CPU is printed, and it lowers the throughput at the top
@@ -104,6 +117,7 @@ import json
 import os
 import random
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -123,6 +137,7 @@ from bench._common import (  # noqa: E402
     BENCH_SECRET_KEY,
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
+    http_get,
     percentile,
     proc_stat,
     with_path,
@@ -604,6 +619,116 @@ def drive(spec_path: str) -> None:
     Path(spec["results"]).write_text(json.dumps(results))
 
 
+# ---- bots waiting on the API beside the load (--waits) -------------------------
+
+
+def hold_waits(spec_path: str) -> None:
+    """The spec's bots, each with one GET /api/v1/seat?wait=<version> open on
+    the API server at every moment: answered (its game moved, or 30 s
+    passed), it asks again at once with the version it got. Until SIGTERM;
+    then what they got goes to the spec's file."""
+    import asyncio
+
+    spec = json.loads(Path(spec_path).read_text())
+    port = spec["port"]
+    tally = {"answers": 0, "moved": 0, "refused": {}, "errors": 0, "open_least": None, "open_most": 0}
+    asking = 0
+
+    async def bot(secret: str, version: int) -> None:
+        nonlocal asking
+        while True:
+            asking += 1
+            try:
+                status, body = await http_get(port, f"/api/v1/seat?wait={version}", secret)
+            except OSError:
+                status, body = 0, b""
+            finally:
+                asking -= 1
+            if status == 200:
+                tally["answers"] += 1
+                now = json.loads(body)["game"]["version"]
+                tally["moved"] += now > version
+                version = now
+            else:
+                tally["refused"][str(status)] = tally["refused"].get(str(status), 0) + 1
+                await asyncio.sleep(1)
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        bots = [asyncio.create_task(bot(secret, version)) for secret, version in spec["bots"]]
+        Path(spec["opened"]).write_text(str(len(bots)))
+        # Counted only once the server has admitted them all (main writes "counting").
+        while not stop.is_set():
+            await asyncio.sleep(0.5)
+            if Path(spec["counting"]).exists():
+                least = tally["open_least"]
+                tally["open_least"] = asking if least is None else min(least, asking)
+                tally["open_most"] = max(tally["open_most"], asking)
+        own = os.times()
+        tally["cpu_seconds"] = own.user + own.system
+        Path(spec["results"]).write_text(json.dumps(tally))
+        for task in bots:
+            task.cancel()
+
+    asyncio.run(run())
+
+
+def waits_start(args, services: Services, made: dict, work: Path) -> dict:
+    """The API server as docker-compose.yml's api service runs it, and a
+    process of --waits bots holding long polls on it, admitted before the
+    load starts: what the report says of them is read from the dict."""
+    from django.db import connection
+
+    from games.models import Game
+    from tests.api.helpers import api_tokens
+
+    port = free_port()
+    python = sys.executable
+    services.start(
+        "api",
+        [
+            python, "-m", "gunicorn", "-c", "versailles_site/gunicorn_conf.py", "versailles_site.asgi:application",
+            "-k", "uvicorn_worker.UvicornWorker", "--bind", f"127.0.0.1:{port}", "--workers", str(args.api_workers),
+        ],
+    )
+    services.wait_for("api", lambda: answers(f"http://127.0.0.1:{port}/api/v1/openapi.json"))
+    wanted = -(-args.waits // len(made["colours"]))
+    games = Game.objects.filter(public_id__in=[game["id"] for game in made["games"][:wanted]])
+    bots = [(secret, game.version) for game in games for secret in api_tokens(game).values()][: args.waits]
+    connection.close()
+    spec_path = work / "waits.json"
+    waits = {
+        "port": port, "bots": bots, "opened": str(work / "waits-opened"), "counting": str(work / "waits-counting"),
+        "results": str(work / "waits-results.json"),
+    }
+    spec_path.write_text(json.dumps(waits))
+    started = time.monotonic()
+    holder = services.start("bots", [python, str(Path(__file__).resolve()), "--hold-waits", str(spec_path)])
+    services.wait_for("bots", lambda: Path(waits["opened"]).exists())
+    # Admitted: every wait's token read and limits counted, the API server's
+    # CPU down to its watchers' hum.
+    api = services.processes["api"].pid
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        before = services_cpu({"api": [api]})["api"]
+        time.sleep(1)
+        if services_cpu({"api": [api]})["api"] - before < 0.1:
+            break
+    waits["admitted_seconds"] = time.monotonic() - started
+    Path(waits["counting"]).write_text("")
+    print(f"  {len(bots)} waits admitted in {waits['admitted_seconds']:.0f} s", file=sys.stderr, flush=True)
+    waits.update(pids={"api": [api], "bots": [holder.pid]}, count=len(bots))
+    return waits
+
+
+def waits_end(services: Services, waits: dict) -> dict:
+    holder = services.processes["bots"]
+    holder.send_signal(signal.SIGTERM)
+    holder.wait(timeout=30)
+    return json.loads(Path(waits["results"]).read_text())
+
+
 # ---- set-up: database, games, services ---------------------------------------
 
 
@@ -777,6 +902,10 @@ def service_env(database_url: str, redis_url: str, site_url: str, var_dir: Path)
         SITE_URL=site_url,
         ALLOWED_HOSTS="127.0.0.1",
         VAR_DIR=str(var_dir),
+        # Every bot of --waits asks from 127.0.0.1: the API's limits are
+        # counted, as in production, but set out of the way.
+        API_REQUESTS_PER_MINUTE_PER_TOKEN=str(10**7),
+        API_REQUESTS_PER_MINUTE_PER_CLIENT=str(10**7),
         PYTHONUNBUFFERED="1",
     )
     return env
@@ -928,8 +1057,10 @@ def report(args, made: dict, results: dict, cores: int, versions: dict) -> None:
         if step["users"] == TARGET_P99_USERS:
             p99_at_target = p99
         window = step["window_seconds"]
-        services_busy = sum(step["cpu"].values()) / window
-        locust_busy = step["locust_cpu"] / window
+        # The waiting bots are clients, as locust is.
+        bots = step["cpu"].get("bots", 0.0)
+        services_busy = (sum(step["cpu"].values()) - bots) / window
+        locust_busy = (step["locust_cpu"] + bots) / window
         other = step["machine_busy"] / window - services_busy - locust_busy
         other_most = max(other_most, other)
         web_per_request = step["cpu"]["web"] / count if count else float("nan")
@@ -965,6 +1096,20 @@ def report(args, made: dict, results: dict, cores: int, versions: dict) -> None:
             _, p50, _, p99 = latency(step, names)
             cells.append(f"{p50:>8.0f} / {p99:<7.0f}")
         print(f"{step['users']:>5}" + "".join(f"{cell:>18}" for cell in cells))
+    if "waits" in results:
+        from django.conf import settings
+
+        waits = results["waits"]
+        print(
+            f"\nBeside {waits['count']} bots waiting on GET /api/v1/seat?wait=<version>, on the API server as "
+            f"docker-compose.yml runs it (gunicorn, uvicorn's worker, {args.api_workers} processes), from before "
+            f"the warm-up to the end, each asking again as soon as it is answered: all admitted in "
+            f"{waits['admitted_seconds']:.0f} s; open at once during the steps: {waits['open_least']} to "
+            f"{waits['open_most']}; {waits['answers']} answers ({waits['moved']} because their game moved, the "
+            f"others after the wait's {settings.API_WAIT_SECONDS} s), refused or failed: "
+            f"{waits['refused'] or 'none'}. The API "
+            "server's CPU is in 'services busy' (its watchers' reads in postgres'), the bots' process in 'locust'."
+        )
     failures: dict[str, int] = {}
     for step in [*results["calibration"].values(), *results["mix"]]:
         for text, count in step["failures"].items():
@@ -1060,11 +1205,23 @@ def main() -> None:
     parser.add_argument(
         "--redis-db", type=int, default=13, help="Redis database the services use, emptied (default 13)"
     )
+    parser.add_argument(
+        "--waits", type=int, default=0,
+        help="bots holding GET /api/v1/seat?wait= open on the API server through every step, a seat each "
+        "(default 0: none, and no API server)",
+    )
+    parser.add_argument(
+        "--api-workers", type=int, default=2, help="processes of the API server (default 2, as docker-compose.yml)"
+    )
     parser.add_argument("--keep-logs", metavar="DIR", help="copy the web, worker and beat logs into DIR at the end")
     parser.add_argument("--drive", help=argparse.SUPPRESS)
+    parser.add_argument("--hold-waits", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.drive:
         drive(args.drive)
+        return
+    if args.hold_waits:
+        hold_waits(args.hold_waits)
         return
 
     if importlib.util.find_spec("locust") is None:
@@ -1076,6 +1233,14 @@ def main() -> None:
     if args.games < 1 or args.sample < 1 or any(count < 1 for count in users):
         sys.exit("--games, --sample and every --users must be at least 1")
     args.sample = min(args.sample, args.games)
+    if args.waits < 0 or args.waits > args.sample * 4:
+        sys.exit("--waits must be between 0 and four for each game of --sample (a seat each)")
+    # Each wait is a socket in the bots' process and one in the API server,
+    # which inherit this limit; root may raise the hard limit too.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = max(soft, 2 * args.waits + 1000)
+    with contextlib.suppress(ValueError, PermissionError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, max(hard, wanted)))
     database_url = os.environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
     redis_url = with_path(os.environ.get("REDIS_URL", "").strip() or DEFAULT_REDIS_URL, f"/{args.redis_db}")
     if urlsplit(database_url).scheme not in ("postgres", "postgresql"):
@@ -1132,6 +1297,7 @@ def main() -> None:
         services.wait_for("worker", lambda: " ready." in services.log("worker"))
         services.wait_for("mailer", lambda: " ready." in services.log("mailer"))
         services.wait_for("beat", lambda: "beat: Starting" in services.log("beat"))
+        waits = waits_start(args, services, made, work) if args.waits else None
 
         spec_path, results_path = work / "spec.json", work / "results.json"
         spec = {
@@ -1149,6 +1315,7 @@ def main() -> None:
                 "beat": [services.processes["beat"].pid],
                 "postgres": [postmaster_pid(connection)],
                 "redis": [int(broker.info("server")["process_id"])],
+                **(waits["pids"] if waits else {}),
             },
             "users": users,
             "seconds": args.seconds,
@@ -1178,6 +1345,9 @@ def main() -> None:
         if driver.returncode != 0:
             sys.exit(f"the load exited with {driver.returncode}")
         results = json.loads(results_path.read_text())
+        if waits:
+            results["waits"] = {**waits_end(services, waits), "count": waits["count"],
+                                "admitted_seconds": waits["admitted_seconds"]}
         versions = versions_of(connection, redis_url)
         report(args, made, results, os.cpu_count() or 2, versions)
     finally:

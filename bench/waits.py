@@ -35,7 +35,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path[:0] = [str(BASE_DIR), str(BENCH_DIR)]
 
-from bench._common import django_on_a_throwaway_database, percentile, proc_stat, with_path  # noqa: E402
+from bench._common import django_on_a_throwaway_database, http_get, percentile, proc_stat, with_path  # noqa: E402
 
 _tmp = django_on_a_throwaway_database("versailles-bench-waits-", "versailles_site.settings")
 
@@ -87,23 +87,10 @@ def worker_figures(pid: int) -> dict[str, int]:
     }
 
 
-async def request(port: int, path: str, secret: str | None = None) -> tuple[int, bytes]:
-    """One GET on a connection of its own: the status and the body."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    headers = f"Authorization: Bearer {secret}\r\n" if secret else ""
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}Connection: close\r\n\r\n".encode())
-    await writer.drain()
-    answer = await reader.read()
-    writer.close()
-    head, _, body = answer.partition(b"\r\n\r\n")
-    # A connection closed without an answer (the server out of files, say) is status 0.
-    return (int(head.split()[1]) if head else 0), body
-
-
 async def one_wait(port: int, secret: str, seen: int, game_id: int, moved_at: dict[int, float]) -> tuple[int, float]:
     """Wait past ``seen``: the status, and the seconds from the game's move
     to the answer (negative if it came before the move)."""
-    status, body = await request(port, f"/api/v1/seat?wait={seen}", secret)
+    status, body = await http_get(port, f"/api/v1/seat?wait={seen}", secret)
     answered = time.monotonic()
     moved = status == 200 and json.loads(body)["game"]["version"] > seen
     return (status if moved else -status), answered - moved_at.get(game_id, float("inf"))
@@ -142,7 +129,7 @@ async def run(port: int, games: list, secrets: list[dict[int, str]], waits: int,
     spectator = []
     for _ in range(20):
         started = time.monotonic()
-        status, _body = await request(port, f"/api/v1/games/{games[0].public_id}")
+        status, _body = await http_get(port, f"/api/v1/games/{games[0].public_id}")
         assert status == 200, status
         spectator.append(time.monotonic() - started)
     print(f"a spectator's GET meanwhile: p50 {percentile(spectator, 0.5) * 1000:.1f} ms, "
