@@ -1,6 +1,8 @@
 import os
 
 import pytest
+from django.conf import settings as django_settings
+from django.utils import translation
 
 # CI sets this when PostgreSQL and Redis are up: a test that skips there
 # skipped for a reason CI should hear about, so it counts as a failure.
@@ -78,6 +80,17 @@ def _cache_of_its_own(settings, request):
             ("pages", "tests.recording_cache.RecordingCache"),
         )
     }
+
+
+@pytest.fixture(autouse=True)
+def _site_language():
+    # A language a test activates on its thread (a German email written, a
+    # German page served in process) would otherwise stay for the next test
+    # on the same xdist worker, which then reads German where it expects the
+    # site's language.
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
