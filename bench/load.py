@@ -1108,7 +1108,7 @@ def report(args, made: dict, results: dict, cores: int, versions: dict) -> None:
             f"{waits['open_most']}; {waits['answers']} answers ({waits['moved']} because their game moved, the "
             f"others after the wait's {settings.API_WAIT_SECONDS} s), refused or failed: "
             f"{waits['refused'] or 'none'}. The API "
-            "server's CPU is in 'services busy' (its watchers' reads in postgres'), the bots' process in 'locust'."
+            "server's CPU is in 'services busy' (its watchers' reads in 'postgres'), the bots' process in 'locust'."
         )
     failures: dict[str, int] = {}
     for step in [*results["calibration"].values(), *results["mix"]]:
