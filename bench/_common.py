@@ -56,6 +56,16 @@ async def http_get(port: int, path: str, secret: str | None = None) -> tuple[int
     return (int(head.split()[1]) if head else 0), body
 
 
+def backends_end(connection, name: str) -> None:
+    """The services' connections may outlive them by a moment; the database
+    cannot be dropped while any is open."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [name],
+        )
+
+
 def django_on_a_throwaway_database(prefix: str, settings_module: str) -> tempfile.TemporaryDirectory:
     """Django set up as in production (DEBUG off, the API's limits out of a
     bench's way but still counted) on a test database the bench creates and

@@ -137,6 +137,7 @@ from bench._common import (  # noqa: E402
     BENCH_SECRET_KEY,
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
+    backends_end,
     http_get,
     percentile,
     proc_stat,
@@ -916,16 +917,6 @@ def postmaster_pid(connection) -> int:
         cursor.execute("SELECT pg_backend_pid()")
         backend = cursor.fetchone()[0]
     return int(proc_stat(backend)[1])
-
-
-def backends_end(connection, name: str) -> None:
-    """The services' connections may outlive them by a moment; the database
-    cannot be dropped while any is open."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-            [name],
-        )
 
 
 # ---- the report ----------------------------------------------------------------

@@ -35,7 +35,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path[:0] = [str(BASE_DIR), str(BENCH_DIR)]
 
-from bench._common import django_on_a_throwaway_database, http_get, percentile, proc_stat, with_path  # noqa: E402
+from bench._common import backends_end, django_on_a_throwaway_database, http_get, percentile, proc_stat, with_path  # noqa: E402
 
 _tmp = django_on_a_throwaway_database("versailles-bench-waits-", "versailles_site.settings")
 
@@ -186,6 +186,8 @@ def main() -> None:
         if server is not None:
             server.terminate()
             server.wait(timeout=30)
+        if connection.vendor == "postgresql":
+            backends_end(connection, connection.settings_dict["NAME"])
         teardown_databases(old_config, verbosity=0)
         _tmp.cleanup()
 
