@@ -40,11 +40,13 @@ static: venv
 run: migrate static messages
 	$(BIN)/honcho start -f Procfile.dev
 
-# Two pytest-xdist workers, one per core of the machines it runs on; each has
-# its own VAR_DIR, Redis databases and test database (tests/parallel.py).
+# Four pytest-xdist workers on this 2-core machine: with two, a third of the
+# CPU sat idle while tests waited on Chromium, Celery workers and servers
+# (README, "Running the tests"). Each has its own VAR_DIR, Redis databases and
+# test database (tests/parallel.py); Redis's 16 databases allow five.
 # Heavy tests go out first (tests/conftest.py). PYTEST_WORKERS=0 runs the
 # suite in one process, as a plain `.venv/bin/python -m pytest` does.
-PYTEST_WORKERS ?= 2
+PYTEST_WORKERS ?= 4
 test: venv messages browser-deps spamassassin
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
