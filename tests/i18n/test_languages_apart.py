@@ -443,7 +443,7 @@ def normal_text(text: str) -> str:
 
 
 def test_a_german_board_names_a_prize_in_a_word_not_an_abbreviation():
-    game, _seats = _mixed_table(host_language="en")
+    game, seats = _mixed_table(host_language="en")
     play_until(game, lambda state: bool(engine.observe(state, None)["results"]), random.Random(6))
     game.refresh_from_db()
     observation = engine.observe(load_state(game), 1)
@@ -452,3 +452,7 @@ def test_a_german_board_names_a_prize_in_a_word_not_an_abbreviation():
         german = board_svg(observation, engine.Ruleset.from_json(game.ruleset), {})
     assert "Geld)" in german
     assert not _words_in(german, ("GE",))
+    # The note under the board explains the prize in the word the board uses.
+    page = _text_of(_browser(GERMAN_BROWSER), f"/s/{seat_token(seats[1])}/")
+    assert "„+20 geld“" in page
+    assert not _words_in(page, ("GE",))
