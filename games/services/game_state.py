@@ -41,10 +41,8 @@ def game_lock(game_id: int) -> Game:
     locks in one order (game, then seats), so two cannot deadlock. The version
     check and the compare-and-set stay the rule; on SQLite the IMMEDIATE
     transaction already serialises writers."""
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
-    if game is None:
-        raise Game.DoesNotExist(f"no game {game_id}")
-    return game
+    # get(), which raises Game.DoesNotExist itself; first() would add an ORDER BY to compile.
+    return Game.objects.select_for_update().get(pk=game_id)
 
 
 def game_lock_with_seats(game_id: int) -> tuple[Game, dict[int, Seat]]:

@@ -12,7 +12,10 @@ from games.models import Game, Seat
 def game_seats(game: Game) -> list[Seat]:
     """The game's seats by position, each holding ``game`` itself: one
     object for the one row, so what a decision updates every seat sees."""
-    seats = list(Seat.objects.filter(game_id=game.pk))
+    # By position alone: the model's ordering ("game", "position") means the
+    # same within one game, but compiling its foreign key cost a decision
+    # about 0.45 ms.
+    seats = list(Seat.objects.filter(game_id=game.pk).order_by("position"))
     for seat in seats:
         seat.game = game
     return seats
