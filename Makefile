@@ -42,7 +42,7 @@ run: migrate static messages
 
 # Four pytest-xdist workers on this 2-core machine: with two, a third of the
 # CPU sat idle while tests waited on Chromium, Celery workers and servers
-# (README, "Running the tests"). Each has its own VAR_DIR, Redis databases and
+# (README, "Tests"). Each has its own VAR_DIR, Redis databases and
 # test database (tests/parallel.py); Redis's 16 databases allow five.
 # Heavy tests go out first (tests/conftest.py). PYTEST_WORKERS=0 runs the
 # suite in one process, as a plain `.venv/bin/python -m pytest` does.
