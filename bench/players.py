@@ -21,6 +21,14 @@ player's first games against simple players) of the engine-playout player
 game over re-dealt hidden cards, 150 ms of CPU a decision) against three
 simple players, with its figures printed the same way.
 
+The expert player (games/players/expert.py), --expert-games games a line on
+the same seeds as the strong player's: against three simple players, against
+three strong ones, and in a table of expert, strong and two simple players
+(their seats rotated). For the first line, the strong player's games on the
+same seeds are compared game by game (the games only one of the two won, and
+a sign test); for the table, how often the expert wins against how often the
+strong player does.
+
 The games run in --jobs processes (this machine has two cores); a decision's
 time is its own process's CPU time, which the other process does not
 lengthen."""
@@ -45,6 +53,12 @@ from games.players.autoplay import chance_action, random_action
 
 PLAYERS = 4
 OPPONENTS = ("simple", "random")
+# The tables the expert is measured at: the opponents, by level, seat by seat.
+EXPERT_LINES = {
+    "expert v three simple": ("simple", "simple", "simple"),
+    "expert v three strong": ("strong", "strong", "strong"),
+    "expert v strong + two simple": ("strong", "simple", "simple"),
+}
 
 
 def opponent_action(kind: str, state, seat: int, rng: random.Random):
@@ -57,31 +71,58 @@ def play(args: tuple[str, int, int, str]) -> dict:
     """One game: (kind of opponent, the measured player's seat, seed, the
     measured player's level)."""
     kind, strong_seat, seed, level = args
+    return play_table((kind,) * (PLAYERS - 1), strong_seat, seed, level) | {"kind": kind}
+
+
+def play_table(opponents: tuple[str, ...], seat_of_measured: int, seed: int, level: str) -> dict:
+    """One game of the measured player of ``level`` at ``seat_of_measured``
+    and ``opponents`` in the other seats, in order after it."""
     rng = random.Random(seed)
-    strong_rng = random.Random(seed + 1)
+    measured_rng = random.Random(seed + 1)
+    lineup = {(seat_of_measured + 1 + index) % PLAYERS: kind for index, kind in enumerate(opponents)}
     state = new_game(CLASSIC, CLASSIC.colours[:PLAYERS])
     times: dict[str, list[float]] = {}
     while not is_over(state):
         seat = to_move(state)
         if seat == CHANCE:
             action = chance_action(state, rng)
-        elif seat == strong_seat:
+        elif seat == seat_of_measured:
             kind_now = decision_kind(state)
             started = time.process_time()
-            action = choose(state, seat, level, strong_rng)
+            action = choose(state, seat, level, measured_rng)
             times.setdefault(kind_now, []).append(time.process_time() - started)
         else:
-            action = opponent_action(kind, state, seat, rng)
+            action = opponent_action(lineup[seat], state, seat, rng)
         state = apply(state, seat, action)
-    others = [state.gold[s] for s in range(PLAYERS) if s != strong_seat]
+    others = [state.gold[s] for s in range(PLAYERS) if s != seat_of_measured]
+    winner = standings(state)[0]
     return {
         "level": level,
-        "kind": kind,
-        "won": standings(state)[0] == strong_seat,
-        "margin_best": state.gold[strong_seat] - max(others),
-        "margin_mean": state.gold[strong_seat] - sum(others) / len(others),
+        "won": winner == seat_of_measured,
+        "winner_level": level if winner == seat_of_measured else lineup[winner],
+        "margin_best": state.gold[seat_of_measured] - max(others),
+        "margin_mean": state.gold[seat_of_measured] - sum(others) / len(others),
         "times": times,
     }
+
+
+def play_line(args: tuple[str, int, int]) -> dict:
+    """One game of the expert at one of EXPERT_LINES: (line, seat, seed)."""
+    line, seat, seed = args
+    return play_table(EXPERT_LINES[line], seat, seed, "expert") | {"line": line, "seed": seed}
+
+
+def paired_games(results: list[dict], line: str) -> list[dict]:
+    return [r for r in results if r["line"] == line]
+
+
+def sign_test(only_a: int, only_b: int) -> float:
+    """Two-sided p of a sign test: games only one of two players won, on the same seeds."""
+    n = only_a + only_b
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(0, min(only_a, only_b) + 1)) / 2**n
+    return min(1.0, 2 * tail)
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -103,9 +144,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000, help="games against each kind of opponent (default 2000)")
     parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--expert-games", type=int, default=1000,
+                        help="games of the expert at each of its three tables (default 1000; 0: none)")
     parser.add_argument("--playout-games", type=int, default=200,
                         help="games of the engine-playout player against three simple ones (default 200; 0: none)")
     args = parser.parse_args()
+    expert_verdicts: list[bool] = []
     work = [
         (kind, game % PLAYERS, args.seed * 10_000_000 + index * 100_000 + game * 2, "strong")
         for index, kind in enumerate(OPPONENTS)
@@ -115,9 +159,16 @@ def main() -> None:
         ("simple", game % PLAYERS, args.seed * 10_000_000 + game * 2, "playout")
         for game in range(args.playout_games)
     ]
+    # The expert on the strong player's seeds against simple players: game for game the same deals and dice.
+    expert_work = [
+        (line, game % PLAYERS, args.seed * 10_000_000 + game * 2)
+        for line in EXPERT_LINES
+        for game in range(args.expert_games)
+    ]
     started = time.monotonic()
     with Pool(args.jobs) as pool:
         results = pool.map(play, work, chunksize=20)
+        expert_results = pool.map(play_line, expert_work, chunksize=10)
     elapsed = time.monotonic() - started
 
     print(f"\n{args.games:,} four-player games against each kind of opponent, the strong player's seat rotated; "
@@ -139,7 +190,47 @@ def main() -> None:
               f"{best:>13.1f}{mean:>13.1f}")
         if level == "strong":
             verdicts.append(low > 0.25)
+    if expert_results:
+        print(f"\nthe expert player, {args.expert_games:,} games a table, on the strong player's seeds")
+        for line in EXPERT_LINES:
+            games = [r for r in expert_results if r["line"] == line]
+            wins = sum(r["won"] for r in games)
+            low, high = wilson(wins, len(games))
+            best = statistics.mean(r["margin_best"] for r in games)
+            mean = statistics.mean(r["margin_mean"] for r in games)
+            print(f"{line:<30}{len(games):>6}{wins:>7}{wins / len(games):>10.1%}{f'{low:.1%} to {high:.1%}':>18}"
+                  f"{best:>13.1f}{mean:>13.1f}")
+        strong_games = {
+            r["seed"]: r["won"] for r in (
+                dict(result, seed=seed) for result, (kind, _seat, seed, level) in zip(results, work, strict=True)
+                if kind == "simple" and level == "strong"
+            )
+        }
+        paired = [(r["won"], strong_games[r["seed"]]) for r in expert_results
+                  if r["line"] == "expert v three simple" and r["seed"] in strong_games]
+        only_expert = sum(1 for e, s in paired if e and not s)
+        only_strong = sum(1 for e, s in paired if s and not e)
+        print(f"  against three simple, on {len(paired)} shared seeds: only the expert won {only_expert}, "
+              f"only the strong player {only_strong}; sign test p = {sign_test(only_expert, only_strong):.3f}")
+        table = [r for r in expert_results if r["line"] == "expert v strong + two simple"]
+        expert_wins = sum(r["winner_level"] == "expert" for r in table)
+        strong_wins = sum(r["winner_level"] == "strong" for r in table)
+        print(f"  at the expert + strong + two simple table: the expert won {expert_wins}, the strong player "
+              f"{strong_wins} ({expert_wins / max(1, strong_wins):.2f}x); sign test p = "
+              f"{sign_test(expert_wins, strong_wins):.3f}")
+        expert_low = wilson(sum(r["won"] for r in paired_games(expert_results, "expert v three simple")),
+                            args.expert_games)[0]
+        expert_rate = sum(r["won"] for r in paired_games(expert_results, "expert v three simple")) / args.expert_games
+        expert_verdicts = [
+            expert_rate >= 0.48 and expert_low > 0.45,
+            expert_wins >= 1.25 * strong_wins and sign_test(expert_wins, strong_wins) < 0.05,
+        ]
+        rows.append(("expert", "tables"))
+        for r in expert_results:
+            r["kind"] = "tables"
+        results += expert_results
     slowest = 0.0
+    expert_slowest = (0.0, 0.0)
     for level in dict.fromkeys(level for level, _kind in rows):
         print(f"\nthe {level} player's decisions, CPU ms on one core")
         print(f"{'decision':<10}{'count':>9}{'p50':>9}{'p99':>9}{'max':>9}")
@@ -149,9 +240,16 @@ def main() -> None:
                 p99 = percentile(times, 0.99)
                 if level == "strong":
                     slowest = max(slowest, p99)
+                if level == "expert":
+                    expert_slowest = (max(expert_slowest[0], p99), max(expert_slowest[1], max(times)))
                 print(f"{kind_now:<10}{len(times):>9}{statistics.median(times):>9.2f}{p99:>9.2f}{max(times):>9.2f}")
     print("\ntargets: win rate above 25 % at 95 % confidence against both kinds; p99 under 200 ms for every kind:",
           "met" if all(verdicts) and slowest < 200 else "NOT MET")
+    if expert_results:
+        print("expert targets (issue 33): against three simple at least 48 % with the interval above 45 %; at the "
+              "mixed table at least 1.25x the strong player's wins, sign test p < 0.05; p99 at most 200 ms and max "
+              "at most 1 s for every kind:",
+              "met" if all(expert_verdicts) and expert_slowest[0] <= 200 and expert_slowest[1] <= 1000 else "NOT MET")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import random
 
 from games.engine import Action, State, observe
 
-from . import playout, strong
+from . import expert, playout, strong
 from .autoplay import sensible_action
 
 # Offered at the table; "playout" is the bench's yardstick.
@@ -20,6 +20,8 @@ def choose(state: State, seat: int, level: str, rng: random.Random) -> Action | 
     which must be the seat to move."""
     if level == "strong":
         return strong.decide(observe(state, seat), state.ruleset, rng)
+    if level == "expert":
+        return expert.decide(observe(state, seat), state.ruleset, rng)
     if level == "simple":
         return sensible_action(state, rng)
     if level == "playout":

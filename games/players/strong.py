@@ -134,8 +134,9 @@ def _bid(view: Observation, ruleset: Ruleset, rng: random.Random) -> Action:
     return Bid(lowest) if lowest <= min(gold, worth - MARGIN) else Pass()
 
 
-def lot_worth(view: Observation, ruleset: Ruleset, rng: random.Random) -> float:
-    """What buying this lot is worth to the player, in gold."""
+def lot_worth(view: Observation, ruleset: Ruleset, rng: random.Random, samples: int = LOT_SAMPLES) -> float:
+    """What buying this lot is worth to the player, in gold, over ``samples``
+    ways the unseen cards may fall."""
     auction = view["auction"]
     assert auction is not None
     me = my_seat(view)
@@ -150,20 +151,25 @@ def lot_worth(view: Observation, ruleset: Ruleset, rng: random.Random) -> float:
         otherwise = team_worth(mine, rivals, ruleset, first_race)
     else:
         # Without this lot the player buys a later one, or the last team.
-        otherwise = team_worth_of_field(rivals, ruleset, first_race, pool, rng) - ruleset.last_team_price
+        otherwise = team_worth_of_field(rivals, ruleset, first_race, pool, rng, samples) - ruleset.last_team_price
     gains = [
         team_worth(known + drawn(pool, missing, rng), rivals, ruleset, first_race) - otherwise
-        for _ in range(LOT_SAMPLES if missing else 1)
+        for _ in range(samples if missing else 1)
     ]
     # What the player gains, its rivals lose: the race prizes are fixed.
     return sum(gains) / len(gains) * players / (players - 1)
 
 
 def team_worth_of_field(
-    rivals: Sequence[Sequence[str] | None], ruleset: Ruleset, first_race: int, pool: list[str], rng: random.Random
+    rivals: Sequence[Sequence[str] | None],
+    ruleset: Ruleset,
+    first_race: int,
+    pool: list[str],
+    rng: random.Random,
+    samples: int = LOT_SAMPLES,
 ) -> float:
-    samples = [team_worth(drawn(pool, ruleset.lot_size, rng), rivals, ruleset, first_race) for _ in range(LOT_SAMPLES)]
-    return sum(samples) / len(samples)
+    worths = [team_worth(drawn(pool, ruleset.lot_size, rng), rivals, ruleset, first_race) for _ in range(samples)]
+    return sum(worths) / len(worths)
 
 
 # --- the Devil's push ----------------------------------------------------------

@@ -28,7 +28,8 @@ def states_with_a_decision(seed: int, kinds: set[str]):
         state = apply(state, seat, choose(state, seat, "simple", rng))
 
 
-def test_the_strong_players_decision_depends_only_on_what_its_seat_may_know():
+@pytest.mark.parametrize("level", ["strong", "expert"])
+def test_a_computer_players_decision_depends_only_on_what_its_seat_may_know(level):
     rng = random.Random(3)
     compared = hands_differed = 0
     for seed in range(3):
@@ -41,17 +42,20 @@ def test_the_strong_players_decision_depends_only_on_what_its_seat_may_know():
                 kinds = [[CLASSIC.code_of(c) for c in hand] for hand in state.auction.hands]
                 kinds_swapped = [[CLASSIC.code_of(c) for c in hand] for hand in swapped.auction.hands]
                 hands_differed += kinds != kinds_swapped
-            decided = choose(state, seat, "strong", random.Random(11))
-            assert choose(swapped, seat, "strong", random.Random(11)) == decided
+            decided = choose(state, seat, level, random.Random(11))
+            assert choose(swapped, seat, level, random.Random(11)) == decided
             compared += 1
     # The swap must have hidden something worth knowing, or the test proves nothing.
     assert compared > 50 and hands_differed > 10
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_games_of_strong_and_simple_players_end_with_legal_decisions_only(seed):
+@pytest.mark.parametrize(
+    ("levels", "seed"),
+    [(["strong", "simple", "strong", "simple"], seed) for seed in range(6)]
+    + [(["expert", "simple", "strong", "expert"], seed) for seed in range(3)],
+)
+def test_games_of_computer_players_end_with_legal_decisions_only(levels, seed):
     rng = random.Random(seed)
-    levels = ["strong", "simple", "strong", "simple"]
     state = new_game(CLASSIC, CLASSIC.colours[:4])
     steps = 0
     while not is_over(state):
