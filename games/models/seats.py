@@ -51,6 +51,7 @@ class Seat(models.Model):
     class Computer(models.TextChoices):
         SIMPLE = "simple", _("simple computer player")
         STRONG = "strong", _("strong computer player")
+        EXPERT = "expert", _("expert computer player")
 
     # A computer player sits here (games.players): it is sent no email and
     # decides in a Celery task as soon as it is to move.
@@ -58,7 +59,7 @@ class Seat(models.Model):
     # "Strong computer 2" is this number with the level, worded in each
     # reader's language when shown (Seat.name), never stored as text.
     computer_number = models.PositiveSmallIntegerField(default=0, verbose_name=_("computer player's number"))
-    # Autopilot: standing orders decide for this seat at once, and the strong
+    # Autopilot: standing orders decide for this seat at once, and the expert
     # computer player decides the rest.
     autopilot = models.BooleanField(default=False, verbose_name=_("autopilot"))
     autopilot_reason = models.CharField(max_length=20, blank=True, verbose_name=_("autopilot reason"))
@@ -97,6 +98,7 @@ class Seat(models.Model):
 COMPUTER_NAMES: dict[str, Any] = {
     Seat.Computer.SIMPLE.value: _("Simple computer %(number)d"),
     Seat.Computer.STRONG.value: _("Strong computer %(number)d"),
+    Seat.Computer.EXPERT.value: _("Expert computer %(number)d"),
 }
 
 

@@ -1,6 +1,7 @@
 """Computer players. A computer seat, or a seat on autopilot, decides here:
-at the "strong" level from what its seat may know (observe) and nothing
-else; at the "simple" level as games.players.autoplay's modest player does."""
+at the "strong" and "expert" levels from what its seat may know (observe)
+and nothing else; at the "simple" level as games.players.autoplay's modest
+player does."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from . import expert, playout, strong
 from .autoplay import sensible_action
 
 # Offered at the table; "playout" is the bench's yardstick.
-LEVELS = ("simple", "strong")
+LEVELS = ("simple", "strong", "expert")
 
 
 def choose(state: State, seat: int, level: str, rng: random.Random) -> Action | None:

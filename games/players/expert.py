@@ -35,6 +35,8 @@ LEADER_SHARE = 0.5
 LOT_DRAWS = 24
 # Gold kept back from a lot's worth.
 MARGIN = 1.0
+# A team's worth in a later race counts this much less for each race between.
+LATER_RACE_WEIGHT = 0.8
 
 
 def decide(view: Observation, ruleset: Ruleset, rng: random.Random) -> Action | None:
@@ -65,7 +67,9 @@ def _bid(view: Observation, ruleset: Ruleset) -> Action:
     gold = view["players"][my_seat(view)]["gold"]
     if lowest > gold:
         return Pass()
-    worth = strong.lot_worth(view, ruleset, random.Random(observed_seed(view)), samples=LOT_DRAWS)
+    worth = strong.lot_worth(
+        view, ruleset, random.Random(observed_seed(view)), samples=LOT_DRAWS, later_weight=LATER_RACE_WEIGHT
+    )
     return Bid(lowest) if lowest <= min(gold, worth - MARGIN) else Pass()
 
 
@@ -123,4 +127,10 @@ def _worth(gold: list[int], paid: list[int], ranked: list[int], me: int, *, last
 
 def parameters() -> Mapping[str, float]:
     """The fitted numbers, for the bench's record."""
-    return {"PLAYOUTS": PLAYOUTS, "LEADER_SHARE": LEADER_SHARE, "LOT_DRAWS": LOT_DRAWS, "MARGIN": MARGIN}
+    return {
+        "PLAYOUTS": PLAYOUTS,
+        "LEADER_SHARE": LEADER_SHARE,
+        "LOT_DRAWS": LOT_DRAWS,
+        "MARGIN": MARGIN,
+        "LATER_RACE_WEIGHT": LATER_RACE_WEIGHT,
+    }

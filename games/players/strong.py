@@ -109,12 +109,18 @@ def _keys(
     return tuple(sorted(team)), tuple(sorted((tuple(sorted(r)) if r is not FIELD else FIELD for r in rivals), key=str))
 
 
-def team_worth(team: Sequence[str], rivals: Sequence[Sequence[str] | None], ruleset: Ruleset, first_race: int) -> float:
-    """Expected gold of ``team`` from race ``first_race`` to the last,
-    later races weighted down."""
+def team_worth(
+    team: Sequence[str],
+    rivals: Sequence[Sequence[str] | None],
+    ruleset: Ruleset,
+    first_race: int,
+    later_weight: float = LATER_RACE_WEIGHT,
+) -> float:
+    """Expected gold of ``team`` from race ``first_race`` to the last, each
+    later race weighted down by ``later_weight``."""
     key, rival_keys = _keys(team, rivals)
     return sum(
-        LATER_RACE_WEIGHT ** (race - first_race) * _race_worth(key, rival_keys, ruleset, race)
+        later_weight ** (race - first_race) * _race_worth(key, rival_keys, ruleset, race)
         for race in range(first_race, ruleset.races + 1)
     )
 
@@ -134,9 +140,15 @@ def _bid(view: Observation, ruleset: Ruleset, rng: random.Random) -> Action:
     return Bid(lowest) if lowest <= min(gold, worth - MARGIN) else Pass()
 
 
-def lot_worth(view: Observation, ruleset: Ruleset, rng: random.Random, samples: int = LOT_SAMPLES) -> float:
+def lot_worth(
+    view: Observation,
+    ruleset: Ruleset,
+    rng: random.Random,
+    samples: int = LOT_SAMPLES,
+    later_weight: float = LATER_RACE_WEIGHT,
+) -> float:
     """What buying this lot is worth to the player, in gold, over ``samples``
-    ways the unseen cards may fall."""
+    ways the unseen cards may fall (``later_weight``: as team_worth's)."""
     auction = view["auction"]
     assert auction is not None
     me = my_seat(view)
@@ -148,12 +160,15 @@ def lot_worth(view: Observation, ruleset: Ruleset, rng: random.Random, samples: 
     players = len(view["players"])
     mine = team_of(view, me)
     if mine:
-        otherwise = team_worth(mine, rivals, ruleset, first_race)
+        otherwise = team_worth(mine, rivals, ruleset, first_race, later_weight)
     else:
         # Without this lot the player buys a later one, or the last team.
-        otherwise = team_worth_of_field(rivals, ruleset, first_race, pool, rng, samples) - ruleset.last_team_price
+        otherwise = (
+            team_worth_of_field(rivals, ruleset, first_race, pool, rng, samples, later_weight)
+            - ruleset.last_team_price
+        )
     gains = [
-        team_worth(known + drawn(pool, missing, rng), rivals, ruleset, first_race) - otherwise
+        team_worth(known + drawn(pool, missing, rng), rivals, ruleset, first_race, later_weight) - otherwise
         for _ in range(samples if missing else 1)
     ]
     # What the player gains, its rivals lose: the race prizes are fixed.
@@ -167,8 +182,12 @@ def team_worth_of_field(
     pool: list[str],
     rng: random.Random,
     samples: int = LOT_SAMPLES,
+    later_weight: float = LATER_RACE_WEIGHT,
 ) -> float:
-    worths = [team_worth(drawn(pool, ruleset.lot_size, rng), rivals, ruleset, first_race) for _ in range(samples)]
+    worths = [
+        team_worth(drawn(pool, ruleset.lot_size, rng), rivals, ruleset, first_race, later_weight)
+        for _ in range(samples)
+    ]
     return sum(worths) / len(worths)
 
 

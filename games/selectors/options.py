@@ -13,6 +13,8 @@ __all__ = [
     "ABSENCE_MODES",
     "CLASSIC_RULESET",
     "COMPUTER_SIMPLE",
+    "COMPUTER_EXPERT",
+    "COMPUTER_LEVELS",
     "COMPUTER_STRONG",
     "DECISION_HOURS",
     "DEFAULT_DECISION_HOURS",
@@ -29,6 +31,8 @@ __all__ = [
 RULESET_NAMES = sorted(engine.RULESETS)
 CLASSIC_RULESET = engine.CLASSIC.name
 ABSENCE_MODES = Absence.Mode.choices
+COMPUTER_EXPERT = Seat.Computer.EXPERT.value
+COMPUTER_LEVELS = tuple(Seat.Computer.values)
 COMPUTER_STRONG = Seat.Computer.STRONG.value
 COMPUTER_SIMPLE = Seat.Computer.SIMPLE.value
 EMAIL_MODES = Seat.EmailMode.choices

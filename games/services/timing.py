@@ -28,11 +28,11 @@ def on_autopilot(seat: Seat, now) -> bool:
 
 def computer_level(seat: Seat, now) -> str | None:
     """The level of the computer player deciding for this seat: its own, a
-    computer seat's, or the strong one while the seat is on autopilot; None
+    computer seat's, or the expert one while the seat is on autopilot; None
     while a person decides."""
     if seat.computer:
         return seat.computer
-    return Seat.Computer.STRONG if on_autopilot(seat, now) else None
+    return Seat.Computer.EXPERT if on_autopilot(seat, now) else None
 
 
 def absences_of(seat: Seat, now) -> list:

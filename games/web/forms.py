@@ -16,6 +16,7 @@ from games.narrate import card_name, colour_name
 from games.selectors.options import (
     ABSENCE_MODES,
     CLASSIC_RULESET,
+    COMPUTER_EXPERT,
     COMPUTER_SIMPLE,
     COMPUTER_STRONG,
     DECISION_HOURS,
@@ -31,6 +32,13 @@ from .form_fields import hours_label, validate_name
 from .open_forms import OpenSeatsFields
 
 EMAIL_MAX_LENGTH = 254  # Seat.email
+
+# The new game form's counts of computer players, strongest first, and their level.
+COMPUTER_FIELDS = {
+    "expert_computers": COMPUTER_EXPERT,
+    "strong_computers": COMPUTER_STRONG,
+    "simple_computers": COMPUTER_SIMPLE,
+}
 
 TIME_ZONES = sorted(zoneinfo.available_timezones() - {"localtime", "Factory"})
 
@@ -86,9 +94,14 @@ class NewGameForm(OpenSeatsFields):
         max_length=2000,
         required=False,
     )
+    expert_computers = forms.TypedChoiceField(
+        label=_("Expert computer players"), choices=[(n, n) for n in range(6)], coerce=int, initial=0, required=False,
+        empty_value=0,  # type: ignore[arg-type]  # Django takes any value; its stubs, a string
+        help_text=_("They play the rest of each race out before they push, and play to win the game."),
+    )
     strong_computers = forms.TypedChoiceField(
         label=_("Strong computer players"), choices=[(n, n) for n in range(6)], coerce=int, initial=0, required=False,
-        empty_value=0,  # type: ignore[arg-type]  # Django takes any value; its stubs, a string
+        empty_value=0,  # type: ignore[arg-type]  # as above
         help_text=_("They weigh every bid and push; a fair test for anyone."),
     )
     simple_computers = forms.TypedChoiceField(
@@ -109,7 +122,8 @@ class NewGameForm(OpenSeatsFields):
     )
     # The open seats' fields (OpenSeatsFields) after the invited players'.
     field_order = [
-        "host_name", "host_email", "other_emails", "strong_computers", "simple_computers", "decision_hours",
+        "host_name", "host_email", "other_emails", "expert_computers", "strong_computers", "simple_computers",
+        "decision_hours",
         "ruleset", "open_seats", "listing", "game_language", "open_wait_hours", "when_open",
     ]
 
@@ -133,13 +147,13 @@ class NewGameForm(OpenSeatsFields):
     def computers(self) -> list[str]:
         """The computer players' levels, once the form is valid."""
         data = self.cleaned_data
-        return [COMPUTER_STRONG] * data["strong_computers"] + [COMPUTER_SIMPLE] * data["simple_computers"]
+        return [level for name, level in COMPUTER_FIELDS.items() for _seat in range(data[name])]
 
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
         host, others = data.get("host_email"), data.get("other_emails")
-        computers = data.get("strong_computers", 0) + data.get("simple_computers", 0) + data.get("open_seats", 0)
+        computers = sum(data.get(name, 0) for name in COMPUTER_FIELDS) + data.get("open_seats", 0)
         if host and others is not None:
             fewest, most = players_range(data.get("ruleset") or CLASSIC_RULESET)
             players = 1 + len(others) + computers

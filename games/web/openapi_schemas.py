@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.selectors.options import COMPUTER_LEVELS
+
 from .openapi_words import (
     CHANCE_EXAMPLE,
     DECISION_MAX,
@@ -133,7 +135,7 @@ def schemas(words: dict[str, list], examples: dict[str, Any]) -> dict:
                 "colour": _nullable(colour),
                 "name": _said(_nullable(_STRING), "null until the seat's player has joined."),
                 "computer": _said(
-                    _nullable({"type": "string", "enum": ["simple", "strong"]}), "A computer player's level."
+                    _nullable({"type": "string", "enum": list(COMPUTER_LEVELS)}), "A computer player's level."
                 ),
                 "autopilot": _said(_BOOLEAN, "The computer decides for this seat until its player is back."),
             },

@@ -25,7 +25,8 @@ def create_game_with_computers(site) -> None:
     page.goto(site.url + "/new/")
     page.fill("input[name=host_name]", HOST[0])
     page.fill("input[name=host_email]", HOST[1])
-    page.select_option("select[name=strong_computers]", "2")
+    page.select_option("select[name=expert_computers]", "1")
+    page.select_option("select[name=strong_computers]", "1")
     page.select_option("select[name=simple_computers]", "1")
     with page.expect_navigation():
         page.get_by_role("button", name="Create the game and send the invitations").click()
@@ -70,7 +71,7 @@ def test_a_person_plays_against_three_computer_players_in_chromium(site):
     person = Player(site, mailbox.seat_link(HOST[1], "invites you to Galopp Royal"), HOST[0])
     invitation = person.open()
     listed = invitation.locator("ul.invitees").inner_text()
-    for name in ("Strong computer 1", "Strong computer 2", "Simple computer 1"):
+    for name in ("Expert computer 1", "Strong computer 1", "Simple computer 1"):
         assert f"{name} — has taken a seat" in listed, listed
     person.take_seat("red", "Europe/Paris")
     game = Game.objects.get()
@@ -85,7 +86,7 @@ def test_a_person_plays_against_three_computer_players_in_chromium(site):
 
     assert my_turn(person, timeout=180) is None
     standings = person.page.locator("#standings").inner_text()
-    for name in (HOST[0], "Strong computer 1", "Strong computer 2", "Simple computer 1"):
+    for name in (HOST[0], "Expert computer 1", "Strong computer 1", "Simple computer 1"):
         assert name in standings, standings
     game.refresh_from_db()
     assert game.status == Game.Status.OVER

@@ -39,16 +39,17 @@ def test_a_person_plays_a_whole_game_against_three_computer_players_through_the_
     celery_worker()
     response = client.post("/new/", {
         "host_name": "Hostess", "host_email": HOST, "other_emails": "",
-        "strong_computers": "2", "simple_computers": "1", "decision_hours": "24", "ruleset": "classic",
+        "expert_computers": "1", "strong_computers": "1", "simple_computers": "1",
+        "decision_hours": "24", "ruleset": "classic",
     })
     assert response.status_code == 302
     game = Game.objects.get(seats__email=HOST)
     computers = list(Seat.objects.filter(game=game).exclude(computer=""))
-    assert sorted(s.computer for s in computers) == ["simple", "strong", "strong"]
+    assert sorted(s.computer for s in computers) == ["expert", "simple", "strong"]
     assert all(s.accepted_at is not None for s in computers)
     link = f"/s/{tokens(game)[0]}"
     page = client.get(f"{link}/").content.decode()
-    assert "Strong computer 1" in page and "Simple computer 1" in page, page
+    assert all(name in page for name in ("Expert computer 1", "Strong computer 1", "Simple computer 1")), page
 
     response = client.post(f"{link}/accept", {"colour": "red", "display_name": "Hostess", "time_zone": "Europe/Paris"})
     assert response.status_code == 302

@@ -9,13 +9,14 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 from django.core import mail
+from django.utils import timezone
 
 from games import engine
 from games.models import ActionRecord, Game, ModerationEntry, Notification
 from games.services.game_state import load_state
 from games.services.links import seat_token
 from games.services.sweeps import deadlines_sweep, reminders_sweep
-from games.services.timing import reminder_lead
+from games.services.timing import computer_level, reminder_lead
 from tests.factories import play_until, seat_at, started_game, tokens
 from tests.mail.helpers import addresses
 from tests.web.pages import path_of, seat_links
@@ -224,6 +225,13 @@ def test_autopilot_on_takes_the_seats_pending_decision_at_once_and_off_stops_it(
     seat.refresh_from_db()
     assert (seat.autopilot, seat.autopilot_reason) == (False, "")
     pages_show(mod_client, game, f"A moderator took {seat.name} off autopilot: player is back")
+
+
+def test_the_autopilot_plays_a_seat_at_the_expert_level(mod_client, game):
+    other = (mover(game) + 1) % 4
+    assert computer_level(seat_at(game, other), timezone.now()) is None
+    act(mod_client, game, "autopilot_on", seat=other, reason="away")
+    assert computer_level(seat_at(game, other), timezone.now()) == "expert"
 
 
 def test_autopilot_off_leaves_the_seats_next_decision_to_the_player(mod_client, game):

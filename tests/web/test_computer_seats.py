@@ -25,11 +25,13 @@ def test_the_new_game_form_seats_computer_players_who_are_sent_no_invitation(
     client, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        response = new_game(client, other_emails="friend@example.com", strong_computers="1", simple_computers="1")
+        response = new_game(
+            client, other_emails="friend@example.com", expert_computers="1", strong_computers="1", simple_computers="1"
+        )
     assert response.status_code == 302
     seats = list(Seat.objects.filter(game=Game.objects.get()).order_by("position"))
-    assert [s.computer for s in seats] == ["", "", "strong", "simple"]
-    assert [s.name for s in seats[2:]] == ["Strong computer 1", "Simple computer 1"]
+    assert [s.computer for s in seats] == ["", "", "expert", "strong", "simple"]
+    assert [s.name for s in seats[2:]] == ["Expert computer 1", "Strong computer 1", "Simple computer 1"]
     assert all(s.accepted_at for s in seats[2:]) and not any(s.accepted_at for s in seats[:2])
     assert sorted(addresses(m)[0] for m in mail.outbox) == ["friend@example.com", "host@example.com"]
 
