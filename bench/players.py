@@ -27,7 +27,9 @@ three strong ones, and in a table of expert, strong and two simple players
 (their seats rotated). For the first line, the strong player's games on the
 same seeds are compared game by game (the games only one of the two won, and
 a sign test); for the table, how often the expert wins against how often the
-strong player does.
+strong player does. Then the yardstick head to head: --yardstick-games games
+of the expert, the playout player and two simple players, and how often each
+of the two wins. The verdicts printed last are issue 33's targets.
 
 The games run in --jobs processes (this machine has two cores); a decision's
 time is its own process's CPU time, which the other process does not
@@ -58,7 +60,10 @@ EXPERT_LINES = {
     "expert v three simple": ("simple", "simple", "simple"),
     "expert v three strong": ("strong", "strong", "strong"),
     "expert v strong + two simple": ("strong", "simple", "simple"),
+    # The yardstick head to head: Monte-Carlo playouts of the whole game (games/players/playout.py).
+    "expert v playout + two simple": ("playout", "simple", "simple"),
 }
+YARDSTICK_LINE = "expert v playout + two simple"
 
 
 def opponent_action(kind: str, state, seat: int, rng: random.Random):
@@ -146,6 +151,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--expert-games", type=int, default=1000,
                         help="games of the expert at each of its three tables (default 1000; 0: none)")
+    parser.add_argument("--yardstick-games", type=int, default=300,
+                        help="games of the expert, the playout player and two simple ones (default 300; 0: none)")
     parser.add_argument("--playout-games", type=int, default=200,
                         help="games of the engine-playout player against three simple ones (default 200; 0: none)")
     args = parser.parse_args()
@@ -163,7 +170,7 @@ def main() -> None:
     expert_work = [
         (line, game % PLAYERS, args.seed * 10_000_000 + game * 2)
         for line in EXPERT_LINES
-        for game in range(args.expert_games)
+        for game in range(args.yardstick_games if line == YARDSTICK_LINE else args.expert_games)
     ]
     started = time.monotonic()
     with Pool(args.jobs) as pool:
@@ -181,6 +188,8 @@ def main() -> None:
     rows = [("strong", kind) for kind in OPPONENTS] + ([("playout", "simple")] if args.playout_games else [])
     for level, kind in rows:
         games = [r for r in results if r["kind"] == kind and r["level"] == level]
+        if not games:
+            continue
         wins = sum(r["won"] for r in games)
         low, high = wilson(wins, len(games))
         best = statistics.mean(r["margin_best"] for r in games)
@@ -191,9 +200,12 @@ def main() -> None:
         if level == "strong":
             verdicts.append(low > 0.25)
     if expert_results:
-        print(f"\nthe expert player, {args.expert_games:,} games a table, on the strong player's seeds")
+        print(f"\nthe expert player, {args.expert_games:,} games a table ({args.yardstick_games:,} with the "
+              "playout player), on the strong player's seeds")
         for line in EXPERT_LINES:
             games = [r for r in expert_results if r["line"] == line]
+            if not games:
+                continue
             wins = sum(r["won"] for r in games)
             low, high = wilson(wins, len(games))
             best = statistics.mean(r["margin_best"] for r in games)
@@ -218,9 +230,17 @@ def main() -> None:
         print(f"  at the expert + strong + two simple table: the expert won {expert_wins}, the strong player "
               f"{strong_wins} ({expert_wins / max(1, strong_wins):.2f}x); sign test p = "
               f"{sign_test(expert_wins, strong_wins):.3f}")
+        yardstick = paired_games(expert_results, YARDSTICK_LINE)
+        if yardstick:
+            expert_wins_there = sum(r["winner_level"] == "expert" for r in yardstick)
+            playout_wins = sum(r["winner_level"] == "playout" for r in yardstick)
+            print(f"  head to head with the playout player (and two simple): the expert won {expert_wins_there}, "
+                  f"the playout player {playout_wins}; sign test p = {sign_test(expert_wins_there, playout_wins):.3f}")
         expert_low = wilson(sum(r["won"] for r in paired_games(expert_results, "expert v three simple")),
                             args.expert_games)[0]
-        expert_rate = sum(r["won"] for r in paired_games(expert_results, "expert v three simple")) / args.expert_games
+        expert_rate = sum(r["won"] for r in paired_games(expert_results, "expert v three simple")) / max(
+            1, args.expert_games
+        )
         expert_verdicts = [
             expert_rate >= 0.48 and expert_low > 0.45,
             expert_wins >= 1.25 * strong_wins and sign_test(expert_wins, strong_wins) < 0.05,
