@@ -50,7 +50,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.engine import CHANCE, CLASSIC, apply, decision_kind, is_over, new_game, to_move
 from games.engine.state import standings
-from games.players import choose
+from games.players import choose, warm_up
 from games.players.autoplay import chance_action, random_action
 
 PLAYERS = 4
@@ -173,7 +173,8 @@ def main() -> None:
         for game in range(args.yardstick_games if line == YARDSTICK_LINE else args.expert_games)
     ]
     started = time.monotonic()
-    with Pool(args.jobs) as pool:
+    # Each process warms up as a Celery worker does at start (games/tasks.py).
+    with Pool(args.jobs, initializer=warm_up, initargs=(CLASSIC,)) as pool:
         results = pool.map(play, work, chunksize=20)
         expert_results = pool.map(play_line, expert_work, chunksize=10)
     elapsed = time.monotonic() - started

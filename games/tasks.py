@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from celery import shared_task
+from celery.signals import worker_init
 
 from games.services import computer, inbound, outbox, setup, sweeps
 from games.services import webhook_send as webhook_sender
@@ -15,6 +16,13 @@ class TaskOptions(TypedDict):
     reject_on_worker_lost: bool
     soft_time_limit: int
     time_limit: int
+
+
+@worker_init.connect
+def computer_players_warmed_up(**kwargs) -> None:
+    """Before the pool starts: its processes, forked from this one, inherit
+    what the computer players worked out."""
+    computer.warm_up()
 
 
 # State-changing tasks are idempotent by the version rule (or by the outbox

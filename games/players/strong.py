@@ -56,7 +56,7 @@ def decide(view: Observation, ruleset: Ruleset, rng: random.Random) -> Action | 
 
 
 @lru_cache(maxsize=64)
-def _field_chances(ruleset: Ruleset, race: int) -> tuple[float, ...]:
+def field_chances(ruleset: Ruleset, race: int) -> tuple[float, ...]:
     """finish_chances of a team drawn at random from the whole deck, pushed
     as often as the deck's share of pushing cards."""
     pushed = race_model.rounded_rate(_field_push_chance(ruleset))
@@ -92,7 +92,7 @@ def _race_worth(
     pushed = race_model.pushes_from(rates)
     mine = race_model.chair_chances(team, ruleset, race, ruleset.start_space, pushed[0])
     walks = [
-        _field_chances(ruleset, race) if rival is FIELD
+        field_chances(ruleset, race) if rival is FIELD
         else race_model.chair_chances(rival, ruleset, race, ruleset.start_space, rate)
         for rival, rate in zip(rivals, pushed[1:], strict=True)
     ]

@@ -23,6 +23,13 @@ from .timing import computer_level
 DECISIONS_PER_TASK = 50
 
 
+def warm_up() -> None:
+    """What a worker process works out once before its first computer turn,
+    so that no player's first decision pays for it."""
+    for ruleset in engine.RULESETS.values():
+        players.warm_up(ruleset)
+
+
 def computer_moves(*, game_id: int) -> int:
     """Let the computer players decide while one is to move; how many
     decisions were made. Each is chosen from a read of the game without a
