@@ -139,6 +139,17 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+def print_line(label: str, games: list[dict], width: int) -> float:
+    """One table line: games, wins, win rate, its interval, the margins; the interval's low end."""
+    wins = sum(r["won"] for r in games)
+    low, high = wilson(wins, len(games))
+    best = statistics.mean(r["margin_best"] for r in games)
+    mean = statistics.mean(r["margin_mean"] for r in games)
+    print(f"{label:<{width}}{len(games):>6}{wins:>7}{wins / len(games):>10.1%}{f'{low:.1%} to {high:.1%}':>18}"
+          f"{best:>13.1f}{mean:>13.1f}")
+    return low
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -191,13 +202,7 @@ def main() -> None:
         games = [r for r in results if r["kind"] == kind and r["level"] == level]
         if not games:
             continue
-        wins = sum(r["won"] for r in games)
-        low, high = wilson(wins, len(games))
-        best = statistics.mean(r["margin_best"] for r in games)
-        mean = statistics.mean(r["margin_mean"] for r in games)
-        label = f"{level} v three {kind}"
-        print(f"{label:<26}{len(games):>6}{wins:>7}{wins / len(games):>10.1%}{f'{low:.1%} to {high:.1%}':>18}"
-              f"{best:>13.1f}{mean:>13.1f}")
+        low = print_line(f"{level} v three {kind}", games, 26)
         if level == "strong":
             verdicts.append(low > 0.25)
     if expert_results:
@@ -207,12 +212,7 @@ def main() -> None:
             games = [r for r in expert_results if r["line"] == line]
             if not games:
                 continue
-            wins = sum(r["won"] for r in games)
-            low, high = wilson(wins, len(games))
-            best = statistics.mean(r["margin_best"] for r in games)
-            mean = statistics.mean(r["margin_mean"] for r in games)
-            print(f"{line:<30}{len(games):>6}{wins:>7}{wins / len(games):>10.1%}{f'{low:.1%} to {high:.1%}':>18}"
-                  f"{best:>13.1f}{mean:>13.1f}")
+            print_line(line, games, 30)
         strong_games = {
             r["seed"]: r["won"] for r in (
                 dict(result, seed=seed) for result, (kind, _seat, seed, level) in zip(results, work, strict=True)
