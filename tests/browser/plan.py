@@ -54,10 +54,16 @@ def _choose(state: engine.State, seat: int, rng: random.Random) -> str:
     return "pass"
 
 
-def _arrangement(state: engine.State, seat: int, rng: random.Random) -> str:
+def _arrangement(state: engine.State, seat: int, rng: random.Random) -> str | None:
+    """A new order for the seat's team; None for a team of four alike, which
+    no order changes: the server records nothing for an order sent back
+    unchanged (decisions.arrange_submit), so the plan may not either, or every
+    later chance step would be numbered one ahead of the server's."""
     codes = [engine.observe(state, seat)["players"][seat]["display"][slot]["code"] for slot in range(4)]
+    if len(set(codes)) == 1:
+        return None
     shuffled = codes[:]
-    while shuffled == codes and len(set(codes)) > 1:
+    while shuffled == codes:
         rng.shuffle(shuffled)
     return "arrange " + " ".join(shuffled)
 
@@ -80,6 +86,8 @@ def opening(game: Game, colours: list[str], variant: int) -> list[Move]:
             ) and seat not in arranged and engine.can_arrange(state, seat):
                 arranged.add(seat)
                 text = _arrangement(state, seat, rng)
+                if text is None:
+                    continue
                 moves.append(Move(seat, text, "arrange"))
                 state, version = _step(sim, state, seat, text, version)
         seat = engine.to_move(state)
