@@ -22,7 +22,7 @@ class TaskOptions(TypedDict):
 def computer_players_warmed_up(**kwargs) -> None:
     """Before the pool starts: its processes, forked from this one, inherit
     what the computer players worked out."""
-    computer.warm_up()
+    computer.warm_up_at_worker_start()
 
 
 # State-changing tasks are idempotent by the version rule (or by the outbox

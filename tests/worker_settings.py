@@ -1,5 +1,6 @@
 """The settings a test's Celery worker (tests/worker.py) runs with: the
-site's own, with one difference, in how soon it notices a task.
+site's own, with two differences, in how soon it notices a task and in
+what it works out before its first.
 
 kombu's filesystem transport lists the queue folder once a second while it
 is empty, so every task the test hands a worker waited up to a second
@@ -18,3 +19,10 @@ if CELERY_BROKER_URL == "filesystem://":
     from versailles_site.settings import CELERY_BROKER_TRANSPORT_OPTIONS
 
     CELERY_BROKER_TRANSPORT_OPTIONS = {**CELERY_BROKER_TRANSPORT_OPTIONS, "polling_interval": 0.1}
+
+# The suite starts a worker for each test that needs one, and half a second
+# of warm-up each was 40 of the suite's CPU-seconds (tests/celery took 108 s
+# with it, 67 s without, on four xdist workers); the warm-up has its own test
+# (tests/celery/test_warm_up.py), and a test's first computer decision may
+# take its time.
+COMPUTER_WARM_UP_AT_WORKER_START = False

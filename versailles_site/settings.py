@@ -244,6 +244,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # Keep retrying a broker that is not up yet (Celery 6 stops doing so unless
 # told, and warns about it until then).
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker works out what the computer players' first decisions need (about
+# half a second of CPU) before its pool forks, so no player's first decision
+# pays for it (games/tasks.py).
+COMPUTER_WARM_UP_AT_WORKER_START = True
 
 # Mail: with no provider configured, messages go to the local dev mailbox
 # (var/mail/*.eml, listed at /dev/mailbox/ while DEBUG is on).

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from django.conf import settings
 from django.utils import timezone
 
 from games import engine, players
@@ -28,6 +29,12 @@ def warm_up() -> None:
     so that no player's first decision pays for it."""
     for ruleset in engine.RULESETS.values():
         players.warm_up(ruleset)
+
+
+def warm_up_at_worker_start() -> None:
+    """Unless the settings say the workers are too short-lived to pay for it."""
+    if settings.COMPUTER_WARM_UP_AT_WORKER_START:
+        warm_up()
 
 
 def computer_moves(*, game_id: int) -> int:
