@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from django.db import connections
 
 from tests.parallel import SCREENSHOTS
 from tests.worker import CeleryEnv, celery_env, celery_worker, wait_until  # noqa: F401
@@ -74,6 +75,11 @@ def chromium(screenshots, monkeypatch):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+        # With Playwright's event loop running, Django keeps this thread's
+        # connections apart from the ones outside (asgiref's Local), so the
+        # test's own reads opened a second connection that nothing else
+        # closes: on PostgreSQL it kept the test database from being dropped.
+        connections.close_all()
 
 
 @dataclass
