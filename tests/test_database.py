@@ -58,3 +58,16 @@ def test_the_test_run_empties_postgresql_with_delete_and_sqlite_as_django_does()
         assert statements == ['DELETE FROM "games_game";', 'DELETE FROM "games_seat";']
     else:
         assert all(statement.startswith("DELETE FROM") for statement in statements), statements
+
+
+@pytest.mark.django_db
+def test_every_session_on_the_postgresql_test_database_commits_without_waiting_for_the_disk():
+    if connection.vendor != "postgresql":
+        pytest.skip("a PostgreSQL setting (the suite's second stage); SQLite's WAL does not flush a commit")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT setconfig FROM pg_db_role_setting"
+            " WHERE setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())"
+        )
+        settings_of_the_database = [item for (config,) in cursor.fetchall() for item in config]
+    assert "synchronous_commit=off" in settings_of_the_database
