@@ -14,6 +14,8 @@ from games.models import Game
 def sessions_left_after(django_db_blocker):
     """Set up before the chromium fixture, so torn down after it: the other
     sessions on the test database once the browser is gone."""
+    if connection.vendor != "postgresql":
+        pytest.skip("sessions are counted on PostgreSQL (the suite's second stage); SQLite has none")
     left: list = []
     yield left
     with django_db_blocker.unblock(), connection.cursor() as cursor:
@@ -27,8 +29,6 @@ def sessions_left_after(django_db_blocker):
 
 @pytest.mark.django_db
 def test_a_read_made_while_the_browser_runs_leaves_no_session_open(sessions_left_after, chromium):
-    if connection.vendor != "postgresql":
-        pytest.skip("sessions are counted on PostgreSQL (the suite's second stage); SQLite has none")
     page = chromium.new_page()
     page.set_content("<p>a page</p>")
     assert Game.objects.count() == 0
