@@ -1,12 +1,13 @@
 """What tells whether a game's page is still the one in the cache.
 
 The project's hand-written SQL statements are here: the rows a page is
-keyed by, found by the seat's link in one statement, and the bare version an
-open page asks for every few seconds (games/web/follow.py). Built as
-querysets, they cost more to compile than to run on every request (see the
-README's Benchmarks); they are written from the models' own metadata (each
+keyed by, found by the seat's link in one statement, the bare version an
+open page asks for every few seconds (games/web/follow.py), and the seats
+and their game a page is made from when it is not in the cache (loaded by
+the ORM's raw()). Built as querysets, they cost more to compile than to run
+(bench/web.py); they are written from the models' own metadata (each
 field's column, each model's table), and tests/web/test_page_rows.py holds
-the rows' statement equal to the queryset it replaces.
+each equal to the queryset it replaces.
 
 A decision bumps the game's version, and with it every key: nothing is
 deleted from the cache by hand. Some changes reach a page without a
@@ -57,6 +58,7 @@ class Viewer:
     """The seat whose link asked for the page, as its row says."""
 
     seat_id: int
+    game_id: int
     language: str
     time_zone: str
     # Taken, in a game that has started: the page that can be kept.
@@ -155,6 +157,7 @@ def seat_page_rows(token: str) -> PageRows | None:
         return None
     viewer = Viewer(
         seat_id=row[_SEAT["id"]],
+        game_id=row[_SEAT["game_id"]],
         language=row[_SEAT["language"]],
         time_zone=row[_SEAT["time_zone"]],
         playing=row[_SEAT["accepted_at"]] is not None and row[_GAME["status"]] != Game.Status.INVITING,
@@ -219,12 +222,30 @@ def spectator_version(public_id: str) -> int | None:
     return None if row is None else row[0]
 
 
-def seat_and_its_table(seat_id: int) -> tuple[Seat, list[Seat]] | None:
-    """The seat and every seat of its game by position (itself among them),
-    all holding one game object, in one query; None if there is no such seat."""
-    seats = list(Seat.objects.filter(game__seats__pk=seat_id).select_related("game").order_by("position"))
-    if not seats:
+@functools.cache
+def _table_statements() -> tuple[str, str]:
+    """Every column of a game's seats by position, and of the game: what the
+    ORM's select_related would read, with nothing for it to compile."""
+    quoted = connection.ops.quote_name
+    return (
+        f"SELECT * FROM {quoted(Seat._meta.db_table)} WHERE {_column(Seat, 'game')} = %s "
+        f"ORDER BY {_column(Seat, 'position')}",
+        f"SELECT * FROM {quoted(Game._meta.db_table)} WHERE {_column(Game, 'id')} = %s",
+    )
+
+
+def seat_and_its_table(viewer: Viewer) -> tuple[Seat, list[Seat]] | None:
+    """The viewer's seat and every seat of its game by position (itself among
+    them), all holding one game object; None if the seat is gone. Through
+    the ORM's raw(), which loads models as a queryset does (each field's
+    converter too): the queryset cost more to compile than both statements
+    take to run, on the first view of every version (bench/web.py)."""
+    seats_statement, game_statement = _table_statements()
+    seats = list(Seat.objects.raw(seats_statement, [viewer.game_id]))
+    seat = next((seat for seat in seats if seat.pk == viewer.seat_id), None)
+    game = next(iter(Game.objects.raw(game_statement, [viewer.game_id])), None)
+    if seat is None or game is None:
         return None
-    for seat in seats[1:]:
-        seat.game = seats[0].game
-    return next(seat for seat in seats if seat.pk == seat_id), seats
+    for each in seats:
+        each.game = game
+    return seat, seats

@@ -89,16 +89,16 @@ def _logged(game: Game, names: dict | None, limit: int | None) -> list[dict]:
         ActionRecord.objects.filter(game_id=game.pk, seq__lte=game.version)
         .exclude(events=[])
         .order_by("-seq")
-        .only("seq", "created_at", "events", "actor")[:limit]
+        .values_list("seq", "created_at", "events", "actor")[:limit]
     )
     entries = (
         {
-            "seq": record.seq,
-            "at": record.created_at,
-            "sentences": [str(text) for text in (describe(e, names) for e in record.events) if text],
-            "actor": record.actor,
+            "seq": seq,
+            "at": at,
+            "sentences": [str(text) for text in (describe(e, names) for e in events) if text],
+            "actor": actor,
         }
-        for record in records
+        for seq, at, events, actor in records
     )
     # A record whose events tell nothing still takes its place among the newest.
     return [entry for entry in entries if entry["sentences"]]

@@ -21,6 +21,7 @@ from games.services.setup import game_create
 from .decorators import game_or_404
 from .forms import LinkResendForm, NewGameForm
 from .limits import GAMES_PER_CLIENT, LINKS_PER_ADDRESS, LINKS_PER_CLIENT, client_ip, limits_hit, too_many
+from .sections import shared_sections
 
 # A sedan-chair gold dot; browsers ask for /favicon.ico whatever the page says,
 # and a 404 there is an error in every console.
@@ -98,10 +99,15 @@ def spectator(request, public_id):
     body = pages.get(key)
     if body is None:
         context = spectator_page(game, moderated=rows.moderated)
-        context.update(page_seconds=PAGE_SECONDS, shared_key=rows.shared_key("UTC"))
+        context["shared_key"] = rows.shared_key("UTC")
+        sections_made = {}
+        if game.state is not None:
+            sections = shared_sections(context, page="game", board_template="game/_board.html")
+            context.update(sections.html)
+            sections_made = sections.made
         # Made without the request, so nothing of one request can be kept.
         body = render_to_string("public/_spectator.html", context)
-        pages.set(key, body, PAGE_SECONDS)
+        pages.set_many({key: body, **sections_made}, PAGE_SECONDS)
     return render(request, "public/spectator.html", {"body": body, "version": game.version})
 
 

@@ -25,6 +25,7 @@ from games.selectors.open_games import join_token
 
 from .decorators import number_in_query, private, with_seat
 from .forms import AcceptForm, ArrangeForm
+from .sections import shared_sections
 
 # Every form of the page opens with its id (seat/_*.html), which the CSRF
 # tokens outside the cached HTML name.
@@ -48,8 +49,8 @@ def seat_page(request, token):
         page = caches["pages"].get(_key(request, viewer.seat_id, rows))
         if page is None:
             # The link was checked with the rows: the seat and its table are
-            # read by the seat's id, in one query.
-            table = seat_and_its_table(viewer.seat_id)
+            # read by the ids they gave.
+            table = seat_and_its_table(viewer)
             if table is None:  # the seat went between the two reads
                 return _page_made(request, token, rows=None)
             page = _page_kept(request, *table, rows)
@@ -85,29 +86,34 @@ def _page_kept(request, seat, seats: list | None, rows: PageRows) -> dict:
     """The page made from ``seats`` (``seat`` among them; None: read them), kept under the
     key of the rows read before it was made: a page is never filed under
     rows newer than the ones it shows."""
-    page = _page(
+    page, sections_made = _page(
         seat,
         seats,
         _since(request, rows.version),
         moderated=rows.moderated,
         shared_key=rows.shared_key(seat.time_zone),
     )
-    caches["pages"].set(_key(request, seat.pk, rows), page, PAGE_SECONDS)
+    # The page and the sections it made for every viewer, in one round trip.
+    caches["pages"].set_many({_key(request, seat.pk, rows): page, **sections_made}, PAGE_SECONDS)
     return page
 
 
-def _page(seat, seats: list | None, since: int | None, *, moderated: bool, shared_key: str) -> dict:
-    """The title and the HTML below the header, and the ids of its forms.
-    Made without the request, so nothing of one request can be kept."""
+def _page(seat, seats: list | None, since: int | None, *, moderated: bool, shared_key: str) -> tuple[dict, dict]:
+    """The title and the HTML below the header, and the ids of its forms;
+    and the shared sections it made, by key, to be kept with it. Made
+    without the request, so nothing of one request can be kept."""
     context = seat_reads.seat_page(seat, since=since, moderated=moderated, seats=seats)
     context.update(page_seconds=PAGE_SECONDS, shared_key=shared_key)
     if context["can_arrange"]:
         context["arrange_form"] = ArrangeForm(codes=context["arrange_codes"])
+    sections = shared_sections(context, page="seat", board_template="seat/_board_section.html")
+    context.update(sections.html)
     body = render_to_string("seat/_page.html", context)
     title = _("Your move") + " · Galopp Royal" if context["my_turn"] else "Galopp Royal"
     # The version the body shows, for the script that follows the game
     # (game/_follow.html): the key's, or newer, never older.
-    return {"title": title, "body": body, "form_ids": FORM_ID.findall(body), "version": seat.game.version}
+    page = {"title": title, "body": body, "form_ids": FORM_ID.findall(body), "version": seat.game.version}
+    return page, sections.made
 
 
 def inviting_page(request, seat, token, *, accept_form=None, status=200):
