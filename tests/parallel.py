@@ -19,9 +19,10 @@ Per process (an xdist worker, ``gw0``, ``gw1``, ..., or a run without xdist):
 Shared, and safe to share: the PostgreSQL server (pytest-django gives each
 xdist worker its own test database, test_<name>_gw0, ...), and ports: every
 server a test starts (live server, gunicorn, webhook receiver) binds port 0,
-so the kernel hands each a free one. A test's Celery worker reads a broker
-no other process writes to (its test's own folder, or this process's
-"celery" database), so it never takes another process's tasks.
+so the kernel hands each a free one. A test's Celery worker reads the
+broker of its test process (the filesystem broker's folders under its
+VAR_DIR, or its "app" database), which no other process writes to, so it
+never takes another process's tasks.
 """
 
 from __future__ import annotations
@@ -43,8 +44,7 @@ INDEX = int(WORKER.removeprefix("gw")) if WORKER else 0
 # set REDIS_URL, and each process takes the next three.
 REDIS_DATABASES = 16
 REDIS_PURPOSES = (
-    "app",  # REDIS_URL as the settings see it: broker and caches
-    "celery",  # the broker of a test's own Celery worker, flushed per test
+    "app",  # REDIS_URL as the settings see it: broker and caches, flushed around each test of a Celery worker
     "scratch",  # flushed by tests of the Redis cache backend
 )
 

@@ -5,10 +5,11 @@ process does (games.services.enqueue with TASKS_INLINE off), and a separate work
 process picks the tasks up, so the enqueue-after-commit rule, acks_late and the
 outbox are exercised for real.
 
-Each test gets its own VAR_DIR (broker folder and dev mailbox) for the
-filesystem broker, or, when REDIS_URL is set, its test process's own Redis
-database (tests/parallel.py), flushed before and after, so neither a
-developer's `make run` nor another xdist worker shares a queue with it.
+Each test gets its own VAR_DIR (the dev mailbox) and the broker of its test
+process (tests/parallel.py): the filesystem broker's folders under the
+process's VAR_DIR, or, when REDIS_URL is set, the process's own Redis
+database, emptied before and after, so neither a developer's `make run` nor
+another xdist worker shares a queue with it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import email
 import email.policy
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -65,19 +67,21 @@ def database_env() -> dict[str, str]:
     return {"DATABASE_URL": urlunsplit(parts._replace(path=f"/{name}"))}
 
 
-def _point_app_at_broker(broker_url: str, transport_options: dict) -> None:
-    # Settings were read once at start-up; the test process's Celery app must
-    # publish to the same broker as the worker. Forget the app's connection
-    # and producer pools (as Celery itself does after a fork) so the next
-    # send_task picks the pool for the new configuration. kombu keeps pools
-    # per broker URL and options and hands the same one out again later, so
-    # they are left open, not closed.
-    app.conf.broker_url  # noqa: B018 - load the configuration before changing it
-    app.conf.update(broker_url=broker_url, broker_transport_options=transport_options)
-    app._pool = None
-    amqp = app.__dict__.get("amqp")
-    if amqp is not None:
-        amqp._producer_pool = None
+def _broker_folders() -> dict[str, Path]:
+    """The filesystem broker's folders of this test process, as the settings
+    made them under its VAR_DIR (tests/parallel.py)."""
+    options = app.conf.broker_transport_options
+    return {
+        "queue": Path(options["data_folder_in"]),
+        "processed": Path(options["processed_folder"]),
+        "control": Path(options["control_folder"]),
+    }
+
+
+def _emptied(folders: dict[str, Path]) -> None:
+    for folder in folders.values():
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
 
 
 @dataclass
@@ -135,33 +139,28 @@ def celery_env(transactional_db, settings, tmp_path) -> Iterator[CeleryEnv]:
         VAR_DIR=str(var_dir),
         PYTHONUNBUFFERED="1",
     )
-    saved = (app.conf.broker_url, app.conf.broker_transport_options)
-    redis_url = parallel.redis_url("celery")
+    # The worker takes its tasks from the broker this process's Celery app
+    # publishes to as the settings made it, this process's own
+    # (tests/parallel.py), emptied before and after: the app's connections
+    # are never pointed elsewhere.
+    redis_url = parallel.redis_url("app")
     if redis_url:
+        assert app.conf.broker_url == redis_url, app.conf.broker_url
         env["REDIS_URL"] = redis_url
-        _point_app_at_broker(redis_url, {})
     else:
         env.pop("REDIS_URL", None)
-        celery_dir = var_dir / "celery"
-        folders = {name: celery_dir / name for name in ("queue", "processed", "control")}
-        for folder in folders.values():
-            folder.mkdir(parents=True)
-        _point_app_at_broker(
-            "filesystem://",
-            {
-                "data_folder_in": str(folders["queue"]),
-                "data_folder_out": str(folders["queue"]),
-                "processed_folder": str(folders["processed"]),
-                "control_folder": str(folders["control"]),
-            },
-        )
+        folders = _broker_folders()
+        assert app.conf.broker_url == "filesystem://" and folders["queue"].parent.parent == parallel.VAR_DIR
+        env["TEST_BROKER_DIR"] = str(folders["queue"].parent)
+        _emptied(folders)
     celery = CeleryEnv(var_dir=var_dir, env=env, redis_url=redis_url)
     if redis_url:
         celery.flush_redis()
     yield celery
     if redis_url:
         celery.flush_redis()
-    _point_app_at_broker(*saved)
+    else:
+        _emptied(folders)
 
 
 @dataclass

@@ -12,6 +12,8 @@ costs an idle worker ten folder listings a second. Redis hands a waiting
 worker its task at once, so its options are left alone.
 """
 
+import os
+
 from versailles_site.settings import *  # noqa: F403
 from versailles_site.settings import CELERY_BROKER_URL
 
@@ -19,6 +21,16 @@ if CELERY_BROKER_URL == "filesystem://":
     from versailles_site.settings import CELERY_BROKER_TRANSPORT_OPTIONS
 
     CELERY_BROKER_TRANSPORT_OPTIONS = {**CELERY_BROKER_TRANSPORT_OPTIONS, "polling_interval": 0.1}
+    # The worker's VAR_DIR is its test's (the dev mailbox); its broker is the
+    # test process's, which the test publishes to (tests/worker.py).
+    _BROKER_DIR = os.environ.get("TEST_BROKER_DIR")
+    if _BROKER_DIR:
+        CELERY_BROKER_TRANSPORT_OPTIONS.update(
+            data_folder_in=f"{_BROKER_DIR}/queue",
+            data_folder_out=f"{_BROKER_DIR}/queue",
+            processed_folder=f"{_BROKER_DIR}/processed",
+            control_folder=f"{_BROKER_DIR}/control",
+        )
 
 # The suite starts a worker for each test that needs one, and half a second
 # of warm-up each was 40 of the suite's CPU-seconds (tests/celery took 108 s
