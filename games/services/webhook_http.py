@@ -160,33 +160,40 @@ def url_check(url: str) -> Target:
     return target
 
 
-def _connection(target: Target, family: int, address: str) -> http.client.HTTPConnection:
-    """A connection to ``address`` that speaks to ``target.host``: its Host
-    header and, for https, the server name TLS checks the certificate for."""
+class _ServerNameContext(ssl.SSLContext):
+    """A client's TLS context that gives the server every connection's one
+    name to check the certificate against (and to send as SNI), whatever
+    address the connection was opened to."""
 
-    def connect(
-        _host_port: tuple[str, int], timeout: float | None, source_address: tuple[str, int] | None = None
-    ) -> socket.socket:
-        sock = socket.socket(family, socket.SOCK_STREAM)
-        try:
-            sock.settimeout(timeout)
-            sock.connect((address, target.port))
-        except BaseException:
-            sock.close()
-            raise
-        return sock
+    server_name = ""
 
-    connection: http.client.HTTPConnection
+    def wrap_socket(self, sock, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return super().wrap_socket(sock, *args, **{**kwargs, "server_hostname": self.server_name})
+
+
+def _tls_context(server_name: str) -> ssl.SSLContext:
+    """What ssl.create_default_context() gives a client (the system's
+    certificates, the name checked), for ``server_name``."""
+    context = _ServerNameContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.load_default_certs(ssl.Purpose.SERVER_AUTH)
+    context.server_name = server_name
+    return context
+
+
+def _connection(target: Target, address: str) -> http.client.HTTPConnection:
+    """A connection to the checked ``address``, not to the name, which is
+    not looked up again; the name goes in the Host header (_host_header)
+    and, for https, is the one the certificate must be for."""
     if target.scheme == "https":
-        connection = http.client.HTTPSConnection(
-            target.host, target.port, timeout=TIMEOUT, context=ssl.create_default_context()
-        )
-    else:
-        connection = http.client.HTTPConnection(target.host, target.port, timeout=TIMEOUT)
-    # http.client connects through this attribute (and wraps the socket for
-    # TLS afterwards, with the host name): the checked address, not the name.
-    connection._create_connection = connect  # type: ignore[attr-defined]  # private: not in typeshed
-    return connection
+        return http.client.HTTPSConnection(address, target.port, timeout=TIMEOUT, context=_tls_context(target.host))
+    return http.client.HTTPConnection(address, target.port, timeout=TIMEOUT)
+
+
+def _host_header(target: Target) -> str:
+    """The Host header http.client would write for the name: the port only
+    when it is not the scheme's own, an IPv6 address in brackets."""
+    host = f"[{target.host}]" if ":" in target.host else target.host
+    return host if target.port == (443 if target.scheme == "https" else 80) else f"{host}:{target.port}"
 
 
 def post(url: str, body: bytes, headers: dict[str, str]) -> Answer:
@@ -196,10 +203,10 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> Answer:
     target = target_of(url)
     addresses = addresses_checked(target)
     error: OSError | None = None
-    for family, address in addresses:
-        connection = _connection(target, family, address)
+    for _family, address in addresses:
+        connection = _connection(target, address)
         try:
-            connection.request("POST", target.path, body=body, headers=headers)
+            connection.request("POST", target.path, body=body, headers={**headers, "Host": _host_header(target)})
             response = connection.getresponse()
             return Answer(status=response.status, body=response.read(RESPONSE_MAX))
         except (OSError, http.client.HTTPException) as failure:
