@@ -125,6 +125,7 @@ LAYERS: dict[str, Layer] = {
             "asgiref.sync.sync_to_async",  # the waits' reads, off the event loop (selectors.waits)
             "games.services.links",
             "games.services.seats",
+            "games.services.statements",
             "games.services.timing",
             "django.db",
             "django.conf",

@@ -1,13 +1,10 @@
 """What tells whether a game's page is still the one in the cache.
 
-The project's hand-written SQL statements are here: the rows a page is
-keyed by, found by the seat's link in one statement, the bare version an
-open page asks for every few seconds (games/web/follow.py), and the seats
-and their game a page is made from when it is not in the cache (loaded by
-the ORM's raw()). Built as querysets, they cost more to compile than to run
-(bench/web.py); they are written from the models' own metadata (each
-field's column, each model's table), and tests/web/test_page_rows.py holds
-each equal to the queryset it replaces.
+The rows a page is keyed by are found by the seat's link in one statement,
+and an open page asks for the bare version every few seconds
+(games/web/follow.py): both are hand-written statements
+(games.services.statements), as are the seats and the game a page is made
+from when it is not in the cache.
 
 A decision bumps the game's version, and with it every key: nothing is
 deleted from the cache by hand. Some changes reach a page without a
@@ -18,14 +15,13 @@ absences'. A page is never older than the rows it was asked with."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from dataclasses import dataclass
 
-from django.db import connection, models
 from django.utils import timezone
 
 from games.models import Absence, Game, Seat
+from games.services import statements
 from games.services.links import TOKEN_MAX, seat_token_made_here, token_hash
 
 from .public import PUBLIC_ID_MAX
@@ -97,49 +93,18 @@ def _made(rows: list[tuple], game_id: int, viewer: Viewer | None = None) -> Page
     )
 
 
-def _column(model: type[models.Model], name: str) -> str:
-    """The quoted column of ``model``'s field ``name``."""
-    field = model._meta.get_field(name)
-    assert isinstance(field, models.Field), name
-    return connection.ops.quote_name(str(field.column))
-
-
-@functools.cache
-def _statement(game_of_page: str) -> str:
-    """Every shown column of every seat of one game, then the game's shown
-    columns, by position; ``game_of_page`` is SQL giving the game's id.
-    Written once per process: the models' columns do not change while it runs."""
-    quoted = connection.ops.quote_name
-    columns = [f"s.{_column(Seat, name)}" for name in SHOWN_SEAT_FIELDS]
-    columns += [f"g.{_column(Game, name)}" for name in SHOWN_GAME_COLUMNS]
-    return (
-        f"SELECT {', '.join(columns)} FROM {quoted(Seat._meta.db_table)} s "
-        f"JOIN {quoted(Game._meta.db_table)} g ON g.{_column(Game, 'id')} = s.{_column(Seat, 'game')} "
-        f"WHERE s.{_column(Seat, 'game')} = ({game_of_page}) "
-        f"ORDER BY s.{_column(Seat, 'position')}"
-    )
-
-
-def _rows(game_of_page: str, parameter: int | str) -> list[tuple]:
+def _rows(game_id: int | None = None, hashed_token: str = "") -> list[tuple]:
     """The rows as the database driver gives them: compared and digested,
     never used as model values."""
-    with connection.cursor() as cursor:
-        cursor.execute(_statement(game_of_page), [parameter])
-        return cursor.fetchall()
+    return statements.page_rows(
+        seat_fields=SHOWN_SEAT_FIELDS, game_columns=SHOWN_GAME_COLUMNS, game_id=game_id, hashed_token=hashed_token
+    )
 
 
 def page_rows(game: Game) -> PageRows:
     """The rows of ``game``'s page, in one statement (one more only while
     someone has an absence declared)."""
-    return _made(_rows("%s", game.pk), game.pk)
-
-
-@functools.cache
-def _game_of_link() -> str:
-    return (
-        f"SELECT {_column(Seat, 'game')} FROM {connection.ops.quote_name(Seat._meta.db_table)} "
-        f"WHERE {_column(Seat, 'token_hash')} = %s"
-    )
+    return _made(_rows(game_id=game.pk), game.pk)
 
 
 def seat_page_rows(token: str) -> PageRows | None:
@@ -149,7 +114,7 @@ def seat_page_rows(token: str) -> PageRows | None:
     if not token or len(token) > TOKEN_MAX:
         return None
     hashed = token_hash(token)
-    rows = _rows(_game_of_link(), hashed)
+    rows = _rows(hashed_token=hashed)
     row = next((row for row in rows if row[_SEAT["token_hash"]] == hashed), None)
     if row is None or not seat_token_made_here(
         token, public_id=row[_GAME["public_id"]], position=row[_SEAT["position"]], nonce=row[_SEAT["link_nonce"]]
@@ -179,28 +144,12 @@ def _absences(game_id: int, rows: list[tuple]) -> list[tuple]:
     ]
 
 
-@functools.cache
-def _version_statement(where: str) -> str:
-    """The game's version and what a seat link's check needs, nothing else:
-    an open page asks for it every few seconds."""
-    quoted = connection.ops.quote_name
-    return (
-        f"SELECT g.{_column(Game, 'version')}, g.{_column(Game, 'public_id')}, "
-        f"s.{_column(Seat, 'position')}, s.{_column(Seat, 'link_nonce')} "
-        f"FROM {quoted(Seat._meta.db_table)} s "
-        f"JOIN {quoted(Game._meta.db_table)} g ON g.{_column(Game, 'id')} = s.{_column(Seat, 'game')} "
-        f"WHERE {where}"
-    )
-
-
 def seat_version(token: str) -> int | None:
     """The version of the game whose seat ``token`` opens, in one statement;
     None for any link that opens no seat (as seat_page_rows)."""
     if not token or len(token) > TOKEN_MAX:
         return None
-    with connection.cursor() as cursor:
-        cursor.execute(_version_statement(f"s.{_column(Seat, 'token_hash')} = %s"), [token_hash(token)])
-        row = cursor.fetchone()
+    row = statements.version_by_link(token_hash(token))
     if row is None or not seat_token_made_here(token, public_id=row[1], position=row[2], nonce=row[3]):
         return None
     return row[0]
@@ -211,39 +160,18 @@ def spectator_version(public_id: str) -> int | None:
     if it names none."""
     if not public_id or len(public_id) > PUBLIC_ID_MAX:
         return None
-    quoted = connection.ops.quote_name
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {_column(Game, 'version')} FROM {quoted(Game._meta.db_table)} "
-            f"WHERE {_column(Game, 'public_id')} = %s",
-            [public_id],
-        )
-        row = cursor.fetchone()
-    return None if row is None else row[0]
-
-
-@functools.cache
-def _table_statements() -> tuple[str, str]:
-    """Every column of a game's seats by position, and of the game: what the
-    ORM's select_related would read, with nothing for it to compile."""
-    quoted = connection.ops.quote_name
-    return (
-        f"SELECT * FROM {quoted(Seat._meta.db_table)} WHERE {_column(Seat, 'game')} = %s "
-        f"ORDER BY {_column(Seat, 'position')}",
-        f"SELECT * FROM {quoted(Game._meta.db_table)} WHERE {_column(Game, 'id')} = %s",
-    )
+    return statements.version_by_public_id(public_id)
 
 
 def seat_and_its_table(viewer: Viewer) -> tuple[Seat, list[Seat]] | None:
     """The viewer's seat and every seat of its game by position (itself among
-    them), all holding one game object; None if the seat is gone. Through
-    the ORM's raw(), which loads models as a queryset does (each field's
-    converter too): the queryset cost more to compile than both statements
-    take to run, on the first view of every version (bench/web.py)."""
-    seats_statement, game_statement = _table_statements()
-    seats = list(Seat.objects.raw(seats_statement, [viewer.game_id]))
+    them), all holding one game object; None if the seat is gone: by the
+    ids the rows gave, with the hand-written statements of
+    games.services.statements (the queryset cost more to compile than both
+    take to run, on the first view of every version)."""
+    seats = statements.seats_of_game(viewer.game_id)
     seat = next((seat for seat in seats if seat.pk == viewer.seat_id), None)
-    game = next(iter(Game.objects.raw(game_statement, [viewer.game_id])), None)
+    game = statements.game_by_id(viewer.game_id)
     if seat is None or game is None:
         return None
     for each in seats:

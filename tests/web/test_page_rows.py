@@ -1,7 +1,7 @@
-"""The hand-written statements (games/selectors/game_page.py) read what the
-ORM would: the same rows, found by the link or by the game, a key that
-changes with every column a page shows, and the seats and their game loaded
-as the querysets load them."""
+"""The rows a page is keyed by (games/selectors/game_page.py, with the
+hand-written statements of games/services/statements.py) are what the ORM
+would read: the same rows, found by the link or by the game, and a key that
+changes with every column a page shows."""
 
 from __future__ import annotations
 
@@ -13,13 +13,7 @@ from django.utils import timezone
 
 from games.models import Game, Seat
 from games.selectors import game_page
-from games.selectors.game_page import (
-    SHOWN_GAME_COLUMNS,
-    SHOWN_SEAT_COLUMNS,
-    page_rows,
-    seat_and_its_table,
-    seat_page_rows,
-)
+from games.selectors.game_page import SHOWN_GAME_COLUMNS, SHOWN_SEAT_COLUMNS, page_rows, seat_page_rows
 from tests.factories import seat_at, started_game, tokens
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +32,7 @@ def _as_the_orm_reads_them(game: Game) -> list[tuple]:
 def test_the_statement_reads_the_rows_the_orm_reads(game):
     """Value for value, in the same order, up to what the driver gives
     before a field's converter (a date may come as text on SQLite)."""
-    raw = game_page._rows("%s", game.pk)
+    raw = game_page._rows(game_id=game.pk)
     orm = _as_the_orm_reads_them(game)
     assert len(raw) == len(orm) == 4
     for raw_row, orm_row in zip(raw, orm, strict=True):
@@ -83,34 +77,3 @@ def test_every_shown_game_column_changes_the_key(game, name):
     Game.objects.filter(pk=game.pk).update(**{name: value + 1 if isinstance(value, int) else "paused"})
     assert page_rows(game).digest != before
 
-
-def _values(instance) -> dict:
-    return {field.attname: getattr(instance, field.attname) for field in type(instance)._meta.concrete_fields}
-
-
-def test_the_seat_and_its_table_are_loaded_as_the_querysets_load_them(game):
-    """Every column, each through its field's converter (JSON, times, flags):
-    a column added to the models is read too, and a converter that changes
-    shows here on both databases."""
-    seat = seat_at(game, 2)
-    Seat.objects.filter(pk=seat.pk).update(
-        standing_orders={"auto_roll": True, "bid_limit": 7},
-        away_until=timezone.now() + dt.timedelta(days=2),
-        autopilot=True,
-        display_name="Zoë",
-    )
-    viewer = seat_page_rows(tokens(game)[2]).viewer
-    found, seats = seat_and_its_table(viewer)
-    orm_seats = list(Seat.objects.filter(game=game).order_by("position"))
-    assert [_values(each) for each in seats] == [_values(each) for each in orm_seats]
-    assert found is seats[2] and found.pk == seat.pk
-    assert [each.get_deferred_fields() for each in (*seats, found.game)] == [set()] * 5
-    assert _values(found.game) == _values(Game.objects.get(pk=game.pk))
-    assert isinstance(found.standing_orders, dict) and isinstance(found.game.state, dict)
-    assert len({id(each.game) for each in seats}) == 1
-
-
-def test_a_seat_gone_between_the_reads_finds_no_table(game):
-    viewer = seat_page_rows(tokens(game)[1]).viewer
-    Seat.objects.filter(pk=viewer.seat_id).delete()
-    assert seat_and_its_table(viewer) is None
