@@ -41,7 +41,7 @@ WORKER: str | None = os.environ.get("PYTEST_XDIST_WORKER") or None
 INDEX = int(WORKER.removeprefix("gw")) if WORKER else 0
 
 # Redis has 16 databases unless configured otherwise; 0 is left to whoever
-# set REDIS_URL, and each process takes the next three.
+# set REDIS_URL, and each process takes one for each purpose below.
 REDIS_DATABASES = 16
 REDIS_PURPOSES = (
     "app",  # REDIS_URL as the settings see it: broker and caches, flushed around each test of a Celery worker

@@ -23,6 +23,7 @@ from django.utils import timezone
 from games.models import Absence, Game, Seat
 from games.services import statements
 from games.services.links import TOKEN_MAX, seat_token_made_here, token_hash
+from games.services.seats import game_seats
 
 from .public import PUBLIC_ID_MAX
 
@@ -166,14 +167,12 @@ def spectator_version(public_id: str) -> int | None:
 def seat_and_its_table(viewer: Viewer) -> tuple[Seat, list[Seat]] | None:
     """The viewer's seat and every seat of its game by position (itself among
     them), all holding one game object; None if the seat is gone: by the
-    ids the rows gave, with the hand-written statements of
-    games.services.statements (the queryset cost more to compile than both
-    take to run, on the first view of every version)."""
-    seats = statements.seats_of_game(viewer.game_id)
-    seat = next((seat for seat in seats if seat.pk == viewer.seat_id), None)
+    ids the rows gave: the game by a hand-written statement
+    (games.services.statements), its seats as a decision reads them
+    (game_seats), each cheaper than the queryset it replaced."""
     game = statements.game_by_id(viewer.game_id)
-    if seat is None or game is None:
+    if game is None:
         return None
-    for each in seats:
-        each.game = game
-    return seat, seats
+    seats = game_seats(game)
+    seat = next((seat for seat in seats if seat.pk == viewer.seat_id), None)
+    return None if seat is None else (seat, seats)
