@@ -11,12 +11,6 @@ from tests.factories import started_game
 MODERATOR_PASSWORD = "a-long-moderator-password"
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    # The default hasher takes most of a second per password on purpose.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def moderator(db) -> User:
     """A staff user in the moderators group."""

@@ -1,1 +1,1 @@
-from tests.moderation.conftest import _fast_passwords, mod_client, moderator  # noqa: F401 - the fixtures
+from tests.moderation.conftest import mod_client, moderator  # noqa: F401 - the fixtures

@@ -102,7 +102,6 @@ def test_newer_deliveries_wait_while_an_older_one_is_retried_and_then_go_out_aft
 
 def test_a_turn_decided_while_its_delivery_waited_is_superseded_and_both_pages_say_so(receiver, settings):
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     receiver.statuses["/mine"] = 503
     game = started_game(3)
     hook = hooked(seat_at(game, 1), receiver, "/mine")

@@ -420,7 +420,6 @@ def test_the_moderators_game_page_lists_each_webhooks_deliveries_without_the_add
     from games.services.moderation import MODERATORS_GROUP
 
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     receiver.statuses["/table-secret-path"] = 500
     game = started_game(3)
     table = _hook(seat_at(game, 0), receiver, "/table-secret-path", kind="json", table=True)
