@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 
 from django.utils import timezone
 
@@ -18,21 +19,43 @@ from games.services.timing import computer_level
 COLOURS = ("red", "yellow", "green", "blue", "white", "black")
 
 
-def started_game(players: int = 4, ruleset: str = "classic", decision_hours: int = 24) -> Game:
-    """A running game: created, every seat accepted (colours in seat order)."""
-    game = game_create(
+def invited_game(players: int = 4, ruleset: str = "classic", decision_hours: int = 24) -> Game:
+    """A new game waiting for its players: no seat accepted yet."""
+    return game_create(
         host_name="Host",
         host_email="p0@example.com",
         other_emails=[f"p{i}@example.com" for i in range(1, players)],
         decision_hours=decision_hours,
         ruleset_name=ruleset,
     )
-    for seat in Seat.objects.filter(game=game).order_by("position"):
+
+
+def seats_taken(
+    game: Game,
+    positions: Iterable[int] | None = None,
+    time_zones: Sequence[str] = ("Europe/Berlin",),
+    name: str = "Player {}",
+) -> Game:
+    """The seats at ``positions`` (all: the game starts) accepted in seat
+    order, each with its colour in seat order, ``name`` with its position and
+    the time zone at its position in ``time_zones`` (the last one repeats)."""
+    seats = Seat.objects.filter(game=game).order_by("position")
+    if positions is not None:
+        seats = seats.filter(position__in=list(positions))
+    for seat in seats:
         seat_accept(
-            seat=seat, colour=COLOURS[seat.position], display_name=f"Player {seat.position}", time_zone="Europe/Berlin"
+            seat=seat,
+            colour=COLOURS[seat.position],
+            display_name=name.format(seat.position),
+            time_zone=time_zones[min(seat.position, len(time_zones) - 1)],
         )
     game.refresh_from_db()
     return game
+
+
+def started_game(players: int = 4, ruleset: str = "classic", decision_hours: int = 24) -> Game:
+    """A running game: created, every seat accepted (colours in seat order)."""
+    return seats_taken(invited_game(players, ruleset, decision_hours))
 
 
 def tokens(game: Game) -> dict[int, str]:

@@ -10,8 +10,8 @@ from games import engine
 from games.models import Game, Seat
 from games.services.decisions import notation_submit
 from games.services.game_state import load_state
-from games.services.setup import game_create, seat_accept
 from tests.browser.plan import opening
+from tests.factories import invited_game, seats_taken
 
 pytestmark = pytest.mark.django_db
 
@@ -34,19 +34,10 @@ def first_seed_with_a_team_of_four_alike() -> str:
 
 
 def game_with_seed(seed: str) -> Game:
-    game = game_create(
-        host_name="Host",
-        host_email="p0@example.com",
-        other_emails=[f"p{i}@example.com" for i in range(1, len(COLOURS))],
-        decision_hours=24,
-        ruleset_name="classic",
-    )
+    game = invited_game(len(COLOURS))
     # Before the last seat is taken, when the game's first chance steps are drawn.
     Game.objects.filter(pk=game.pk).update(seed=seed, public_id=PUBLIC_ID)
-    for seat in Seat.objects.filter(game=game).order_by("position"):
-        seat_accept(seat=seat, colour=COLOURS[seat.position], display_name=f"P{seat.position}", time_zone="UTC")
-    game.refresh_from_db()
-    return game
+    return seats_taken(game, time_zones=("UTC",), name="P{}")
 
 
 def test_the_plan_of_a_game_with_a_team_of_four_alike_is_the_servers_move_for_move():

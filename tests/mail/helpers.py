@@ -15,8 +15,7 @@ from django.utils import timezone
 from games import engine
 from games.models import Game, Notification, Seat
 from games.services.game_state import load_state
-from games.services.setup import game_create, seat_accept
-from tests.factories import COLOURS
+from tests.factories import invited_game, seats_taken
 
 # No zone here is UTC, so a deadline shown in UTC would be caught.
 ZONES = ("America/New_York", "Asia/Tokyo", "Asia/Kolkata", "Europe/Berlin", "Australia/Adelaide", "America/Sao_Paulo")
@@ -27,31 +26,16 @@ ANYMAIL_TEST_SETTINGS = {"WEBHOOK_SECRET": WEBHOOK_SECRET}
 
 def started_game(players: int = 4, zones=ZONES, email_modes=None) -> Game:
     """A running game whose seats live in different time zones."""
-    game = game_create(
-        host_name="Host",
-        host_email="p0@example.com",
-        other_emails=[f"p{i}@example.com" for i in range(1, players)],
-        decision_hours=24,
-        ruleset_name="classic",
-    )
-    for seat in Seat.objects.filter(game=game).order_by("position"):
-        if email_modes and email_modes[seat.position]:
-            Seat.objects.filter(pk=seat.pk).update(email_mode=email_modes[seat.position])
-        seat_accept(
-            seat=seat, colour=COLOURS[seat.position], display_name=f"Player {seat.position}",
-            time_zone=zones[seat.position],
-        )
-    game.refresh_from_db()
-    return game
+    game = invited_game(players)
+    for position, mode in enumerate(email_modes or []):
+        if mode:
+            Seat.objects.filter(game=game, position=position).update(email_mode=mode)
+    return seats_taken(game, time_zones=zones)
 
 
 def mover(game: Game) -> Seat:
     game.refresh_from_db()
     return Seat.objects.select_related("game").get(game=game, position=engine.to_move(load_state(game)))
-
-
-def seat_at(game: Game, position: int) -> Seat:
-    return Seat.objects.select_related("game").get(game=game, position=position)
 
 
 def addresses(message) -> list[str]:

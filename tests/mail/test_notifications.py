@@ -21,8 +21,9 @@ from games.services.decisions import decision_submit, orders_apply_now
 from games.services.game_state import load_state
 from games.services.links import reply_token, seat_token, unsubscribe_token
 from games.services.sweeps import digests_send
+from tests.factories import seat_at
 
-from .helpers import addresses, mails_to, mover, seat_at, started_game, turn_mail
+from .helpers import addresses, mails_to, mover, started_game, turn_mail
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

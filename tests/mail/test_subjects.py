@@ -21,9 +21,9 @@ from games.services.game_state import load_state
 from games.services.inbound import inbound_store
 from games.services.moderation import MODERATORS_GROUP, game_abort, link_resend_for, seat_replace
 from games.services.sweeps import digests_send, reminders_sweep
-from tests.factories import play_until
+from tests.factories import play_until, seat_at
 
-from .helpers import addresses, later, mails_to, mover, reply, seat_at, started_game, turn_mail
+from .helpers import addresses, later, mails_to, mover, reply, started_game, turn_mail
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

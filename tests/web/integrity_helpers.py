@@ -8,23 +8,12 @@ import random
 from games import engine
 from games.models import ActionRecord, Game, Notification, Seat
 from games.services.game_state import load_state
-from games.services.setup import game_create, seat_accept
-from tests.factories import COLOURS, play_until, started_game
+from tests.factories import invited_game, play_until, seats_taken, started_game
 
 
 def inviting_game(players: int = 3, accepted: int = 0) -> Game:
     """A game waiting for its players, the first ``accepted`` seats taken."""
-    game = game_create(
-        host_name="Host",
-        host_email="p0@example.com",
-        other_emails=[f"p{i}@example.com" for i in range(1, players)],
-        decision_hours=24,
-        ruleset_name="classic",
-    )
-    for seat in Seat.objects.filter(game=game, position__lt=accepted).order_by("position"):
-        seat_accept(seat=seat, colour=COLOURS[seat.position], display_name=f"Player {seat.position}", time_zone="UTC")
-    game.refresh_from_db()
-    return game
+    return seats_taken(invited_game(players), range(accepted), time_zones=("UTC",))
 
 
 def awaiting(kind: str):
