@@ -7,8 +7,8 @@ decision is made from. The figures are in bench/README.md. The statements
 are written from the models' own metadata (each field's column, each
 model's table, quoted as the database wants), once per process; models come
 back through the ORM's public raw(), which converts every column with its
-field, as a queryset does. tests/test_statements.py holds each equal to the queryset it
-replaces, on SQLite and on PostgreSQL."""
+field, as a queryset does. tests/test_statements.py holds each equal to the
+queryset it replaces, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
