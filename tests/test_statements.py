@@ -6,8 +6,11 @@ and a converter that changes shows here, on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import datetime as dt
+import threading
 
 import pytest
+from django.db import DatabaseError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Game, Seat
@@ -77,3 +80,43 @@ def test_the_versions_are_read_by_link_and_by_public_id(game):
     assert statements.version_by_link("no-such-hash") is None
     assert statements.version_by_public_id(game.public_id) == game.version
     assert statements.version_by_public_id("no-such-game") is None
+
+
+def test_a_locked_game_is_loaded_as_the_queryset_loads_it(game):
+    with transaction.atomic():
+        loaded = statements.game_locked(game.pk)
+        assert _values(loaded) == _values(Game.objects.select_for_update().get(pk=game.pk))
+        assert statements.game_locked(game.pk + 1000) is None
+
+
+def test_a_game_is_locked_with_the_clause_select_for_update_writes(game):
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        Game.objects.select_for_update().get(pk=game.pk)
+        statements.game_by_id(game.pk)
+        statements.game_locked(game.pk)
+    orm, unlocked, locked = (query["sql"] for query in queries.captured_queries)
+    lock = locked.removeprefix(unlocked)
+    assert orm.endswith(lock) and (" FOR UPDATE" in orm) == bool(lock)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="only PostgreSQL locks rows; SQLite locks the file")
+@pytest.mark.django_db(transaction=True)
+def test_a_locked_game_keeps_another_transaction_from_locking_it():
+    game = started_game(3)
+    refused: list[Exception] = []
+
+    def lock_elsewhere() -> None:
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update(nowait=True).get(pk=game.pk)
+        except DatabaseError as error:
+            refused.append(error)
+        finally:
+            connection.close()
+
+    with transaction.atomic():
+        statements.game_locked(game.pk)
+        elsewhere = threading.Thread(target=lock_elsewhere)
+        elsewhere.start()
+        elsewhere.join()
+    assert len(refused) == 1

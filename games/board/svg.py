@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
@@ -14,6 +14,13 @@ from games.narrate import Names, colour_name
 
 from .colours import ACCENT, BOARD_BG, LABEL, LAST_MOVED, POND, POND_LABEL, TRACK_LINE, space_style
 from .layout import CHAIR_R, MIN_FONT, PER_ROW, SPACE_H, SPACE_W, WIDE_PER_ROW, board_layout, shape_points
+
+
+def escape(text: object) -> str:
+    """Django's escape() without its check for lazy text, which cost a
+    drawing's forty-odd labels a tenth of a millisecond: the same HTML
+    escaping (the standard library's, as Django's own)."""
+    return html.escape(str(text))
 
 
 def board_svg(

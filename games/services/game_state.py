@@ -15,6 +15,7 @@ from games.randomness import pick_index
 
 from .errors import GameNotRunning, StaleDecision, engine_refusal
 from .seats import game_seats
+from .statements import game_locked
 from .timing import deadline_for, reminder_lead
 
 
@@ -41,8 +42,11 @@ def game_lock(game_id: int) -> Game:
     locks in one order (game, then seats), so two cannot deadlock. The version
     check and the compare-and-set stay the rule; on SQLite the IMMEDIATE
     transaction already serialises writers."""
-    # get(), which raises Game.DoesNotExist itself; first() would add an ORDER BY to compile.
-    return Game.objects.select_for_update().get(pk=game_id)
+    # A hand-written statement (games.services.statements), as the seats'.
+    game = game_locked(game_id)
+    if game is None:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    return game
 
 
 def game_lock_with_seats(game_id: int) -> tuple[Game, dict[int, Seat]]:

@@ -11,6 +11,8 @@ import re
 import pytest
 from django.test import Client
 from django.utils import translation
+from django.utils.html import escape as django_escape
+from django.utils.translation import gettext_lazy
 from PIL import Image
 
 from games import engine
@@ -86,6 +88,15 @@ def test_every_racing_chair_is_labelled_with_its_players_initial():
         (_shape, markup), *_ = groups[colour]
         assert f">{NAMES[colour][0]}</text>" in markup
         assert NAMES[colour] in markup
+
+
+def test_a_name_with_markup_in_it_is_escaped_in_the_drawing_as_django_escapes_it():
+    observation = mid_race(3)
+    tricky = {**NAMES, "red": "<b>Ann & \"Jo\"</b>", "yellow": gettext_lazy("O'Neill")}
+    svg = board_svg(observation, engine.CLASSIC, tricky)
+    assert "<b>" not in svg
+    for name in (tricky["red"], tricky["yellow"]):
+        assert f"<title>{django_escape(name)}" in svg
 
 
 def test_without_names_a_chair_carries_its_colours_initial():
