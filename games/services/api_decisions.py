@@ -12,6 +12,7 @@ that are deleted when it stores a new one, so no sweep is needed."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -97,7 +98,11 @@ def api_decision_submit(
         if key is not None and (found := _stored(token, key, print_)) is not None:
             return found
         try:
-            with transaction.atomic():
+            # The key's row commits with the decision, or neither does.
+            # Without a key there is nothing to commit with it: the decision's
+            # own transaction is the only one, and no savepoint is paid for
+            # (two round trips to the database).
+            with transaction.atomic() if key is not None else contextlib.nullcontext():
                 try:
                     game = notation_submit(seat=token.seat, text=text, seen_version=version, source="api")
                 except ServiceError as refusal:
