@@ -14,6 +14,7 @@ from versailles_site.env import (
     env_int,
     env_list,
     env_path,
+    env_seconds_from_ms,
     env_str,
     redis_url,
     secret_key,
@@ -58,6 +59,14 @@ def test_whole_numbers_are_parsed():
 def test_anything_but_a_whole_number_is_rejected(value):
     with pytest.raises(ImproperlyConfigured, match=f"N must be a whole number, got '{value}'"):
         env_int({"N": value}, "N", 1)
+
+
+def test_milliseconds_are_read_as_seconds_and_must_be_positive():
+    assert env_seconds_from_ms({}, "POLL_MS", 500) == 0.5
+    assert env_seconds_from_ms({"POLL_MS": "50"}, "POLL_MS", 500) == 0.05
+    for value in ("0", "-5", "0.5"):
+        with pytest.raises(ImproperlyConfigured, match="POLL_MS must be"):
+            env_seconds_from_ms({"POLL_MS": value}, "POLL_MS", 500)
 
 
 def test_lists_are_split_on_commas_and_trimmed():

@@ -80,6 +80,15 @@ def env_int(environ: Mapping[str, str], name: str, default: int) -> int:
     return int(value)
 
 
+def env_seconds_from_ms(environ: Mapping[str, str], name: str, default_ms: int) -> float:
+    """A positive whole number of milliseconds, as seconds: a wait of 0
+    would make a loop spin."""
+    milliseconds = env_int(environ, name, default_ms)
+    if milliseconds <= 0:
+        raise ImproperlyConfigured(f"{name} must be a positive number of milliseconds, got {milliseconds}")
+    return milliseconds / 1000
+
+
 def env_list(environ: Mapping[str, str], name: str, default: list[str]) -> list[str]:
     value = _raw(environ, name)
     if value is None:

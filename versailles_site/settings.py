@@ -19,6 +19,7 @@ from versailles_site.env import (
     env_int,
     env_list,
     env_path,
+    env_seconds_from_ms,
     env_str,
     proxy_ssl_header,
     redis_url,
@@ -303,7 +304,7 @@ API_REQUESTS_PER_MINUTE_PER_CLIENT = env_int(os.environ, "API_REQUESTS_PER_MINUT
 # one poll: each web process reads the versions of every game waited on in
 # one statement this often.
 API_WAIT_SECONDS = 30
-API_WAIT_POLL_SECONDS = 0.5
+API_WAIT_POLL_SECONDS = env_seconds_from_ms(os.environ, "API_WAIT_POLL_MS", 500)
 # An event stream ends after this long (a client reconnects with
 # Last-Event-ID), so a deploy or a balancer's idle limit never cuts one
 # unannounced for long.
