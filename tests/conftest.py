@@ -2,7 +2,18 @@ import os
 
 import pytest
 from django.conf import settings as django_settings
+from django.test.testcases import QuietWSGIRequestHandler
 from django.utils import translation
+
+# The live server (pytest-django's live_server: Django's LiveServerThread
+# with this handler) sends a response's headers and its body in two writes.
+# With Nagle's algorithm on, the second waited for the client's delayed
+# acknowledgement, about 40 ms on Linux, on every response of a kept-alive
+# connection: a schemathesis request took 45 ms, a page in Chromium as long.
+# The standard library's StreamRequestHandler turns the algorithm off for a
+# handler class that asks (disable_nagle_algorithm); the live server offers
+# no other way to ask. tests/web/test_live_server.py holds it asked.
+QuietWSGIRequestHandler.disable_nagle_algorithm = True
 
 # CI sets this when PostgreSQL and Redis are up: a test that skips there
 # skipped for a reason CI should hear about, so it counts as a failure.
