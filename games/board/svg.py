@@ -18,8 +18,8 @@ from .layout import CHAIR_R, MIN_FONT, PER_ROW, SPACE_H, SPACE_W, WIDE_PER_ROW, 
 
 def escape(text: object) -> str:
     """Django's escape() without its check for lazy text, which cost a
-    drawing's forty-odd labels a tenth of a millisecond: the same HTML
-    escaping (the standard library's, as Django's own)."""
+    drawing's forty-odd labels 0.05 ms (0.22 ms a drawing, 0.17 without):
+    the same HTML escaping, the standard library's, as Django's own."""
     return html.escape(str(text))
 
 

@@ -2,13 +2,14 @@
 
 Each statement replaces a queryset that cost more to compile than to run on
 a path every player takes: a page's rows and its version (asked for every
-few seconds by an open page), and the seats and the game a page or a
-decision is made from, the game locked for a decision. The figures are in bench/README.md. The statements
-are written from the models' own metadata (each field's column, each
-model's table, quoted as the database wants), once per process; models come
-back through the ORM's public raw(), which converts every column with its
-field, as a queryset does. tests/test_statements.py holds each equal to the
-queryset it replaces, on SQLite and on PostgreSQL."""
+few seconds by an open page), the seats and the game a page or a decision
+is made from, and the game a decision locks. The figures are in
+bench/README.md. The statements are written from the models' own metadata
+(each field's column, each model's table, quoted as the database wants),
+once per process; models come back through the ORM's public raw(), which
+converts every column with its field, as a queryset does.
+tests/test_statements.py holds each equal to the queryset it replaces, on
+SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
