@@ -53,7 +53,7 @@ def test_a_bot_from_the_document_alone_plays_a_game_on_the_stream_through_a_rest
     worker = threading.Thread(target=computers_play, args=(game, stop), daemon=True)
     # The bot answers as soon as it hears of its turn, so the server reads
     # the versions waited on every 20 ms rather than 500: the game is the
-    # same, told sooner (58 s of waiting to 7 on this machine).
+    # same, told sooner (the test took 58 s on this machine, 8 s now).
     with asgi_server(tmp_path, API_WAIT_POLL_MS="20") as server:
         worker.start()
         try:
