@@ -79,7 +79,8 @@ def main() -> None:
         low, high = wilson(sum(wins), len(wins))
         label = "expert as it plays" if line == "expert" else f"seeing the lot: {line}"
         print(f"{label:<30}{sum(wins):>6} wins {sum(wins) / len(wins):>7.1%}   95 % CI {low:.1%} to {high:.1%}")
-    for line in [line for line in won if line != "expert"] if "expert" in won else []:
+    compared = [line for line in won if line != "expert"] if "expert" in won else []
+    for line in compared:
         only_seeing = sum(s and not e for e, s in zip(won["expert"], won[line], strict=True))
         only_playing = sum(e and not s for e, s in zip(won["expert"], won[line], strict=True))
         print(f"\n{line}: games only the seeing expert won: {only_seeing}; only the expert as it plays: "
