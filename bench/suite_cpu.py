@@ -36,6 +36,12 @@ from pathlib import Path
 import pytest
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# Run as a script, the checkout is not on the path that the plugin has from pytest.ini.
+if str(BASE_DIR) not in sys.path:
+    sys.path.insert(0, str(BASE_DIR))
+
+from bench._common import proc_stat  # noqa: E402
+
 RECORDS = "SUITE_CPU_RECORDS"
 
 
@@ -84,10 +90,12 @@ def _postgresql_cpu() -> float | None:
         assert row is not None
         data_directory = row[0]
         pid = (Path(data_directory) / "postmaster.pid").read_text().split()[0]
-        fields = (Path("/proc") / pid / "stat").read_text().rsplit(")", 1)[1].split()
     except Exception:
         return None
-    # utime, stime, cutime, cstime: fields 14-17 of proc(5), after the name 11-14.
+    fields = proc_stat(pid)
+    if fields is None:
+        return None
+    # utime, stime, cutime, cstime: fields 14-17 of proc(5), 11-14 after the name.
     return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
