@@ -82,6 +82,17 @@ def chromium(screenshots, monkeypatch):
         connections.close_all()
 
 
+def warm_context(browser, **options):
+    """A new browser context with one blank page that stays open until the
+    context closes. When a context's last page closes, the next page it opens
+    costs Chromium about a second of CPU on this machine, against 0.3 s while
+    another page of the context is open (bench/README.md, "Chromium's pages"):
+    tests that close a page and open the next would pay that second each time."""
+    context = browser.new_context(**options)
+    context.new_page()
+    return context
+
+
 @dataclass
 class PageChecks:
     """Every response from the site and every console message or script error
@@ -167,7 +178,7 @@ def start_site(live_server, celery_env, celery_worker, settings) -> tuple[str, o
 @pytest.fixture
 def site(request, chromium, live_server, celery_env, celery_worker, settings) -> Iterator[Site]:  # noqa: F811 - fixtures
     url, _worker = start_site(live_server, celery_env, celery_worker, settings)
-    context = chromium.new_context(locale="en-GB", timezone_id="Europe/Berlin")
+    context = warm_context(chromium, locale="en-GB", timezone_id="Europe/Berlin")
     context.set_default_timeout(30_000)
     checks = PageChecks(origin=url)
     yield Site(url=url, env=celery_env, checks=checks, context=context)
