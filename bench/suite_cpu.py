@@ -7,9 +7,11 @@
 Runs the suite as `make test` does (four xdist workers, --dist loadgroup;
 other pytest arguments are added, e.g. --deselect), and prints the CPU time
 of the pytest processes, of the processes they started (Chromium and
-Playwright's driver, Celery workers, commands, SpamAssassin), and of the
-PostgreSQL and Redis servers, when they run on this machine; then the same by
-test folder, and the tests that used most.
+Playwright's driver, Celery workers, commands, SpamAssassin), those the run
+left without a parent included (Chromium's renderers: this process adopts
+them), and of the PostgreSQL and Redis servers, when they run on this
+machine; beside it the whole machine's busy time; then the same by test
+folder, and the tests that used most.
 
 A run cannot take less wall time than its CPU time over the machine's cores:
 that bound says whether a faster suite needs its work packed better onto the
@@ -23,6 +25,7 @@ teardown included.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import resource
@@ -31,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -43,6 +47,8 @@ if str(BASE_DIR) not in sys.path:
 from bench._common import proc_stat  # noqa: E402
 
 RECORDS = "SUITE_CPU_RECORDS"
+# prctl(2): orphans among this process's descendants become its children.
+PR_SET_CHILD_SUBREAPER = 36
 
 
 def _cpu() -> tuple[float, float]:
@@ -112,6 +118,44 @@ def _redis_cpu() -> float | None:
     return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
+def _adopt_orphans() -> bool:
+    """Make the processes the run leaves behind this process's to wait for.
+    Chromium's renderers outlive the browser process that started them (it
+    exits first when Playwright closes it), so their parent was gone and the
+    system's init waited for them: their CPU reached no pytest process's
+    count. Measured with /proc beside a run of tests/browser, that was more
+    than half of Chromium's CPU (bench/README.md)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+
+
+def _reap_orphans(keep: int) -> tuple[int, float]:
+    """Wait for every ended child but ``keep`` (the pytest process, which its
+    Popen waits for): how many were waited for, and their CPU seconds (their
+    own and their ended children's), read before each is waited for."""
+    reaped, cpu = 0, 0.0
+    while True:
+        try:
+            ended = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return reaped, cpu
+        if ended is None or ended.si_pid == keep:
+            return reaped, cpu
+        fields = proc_stat(ended.si_pid)
+        if fields:
+            cpu += sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+        os.waitpid(ended.si_pid, 0)
+        reaped += 1
+
+
+def _machine_busy() -> float:
+    """CPU seconds the whole machine has spent busy since boot (/proc/stat):
+    user, nice, system, irq, softirq and steal."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(value) for value in fields[:8])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
 def _by_folder(records: list[dict]) -> dict[str, list[float]]:
     folders: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0, 0])
     for record in records:
@@ -125,7 +169,14 @@ def _by_folder(records: list[dict]) -> dict[str, list[float]]:
     return folders
 
 
-def _report(wall: float, pytest_cpu: float, servers: dict[str, float | None], records: list[dict]) -> None:
+def _report(
+    wall: float,
+    pytest_cpu: float,
+    servers: dict[str, float | None],
+    records: list[dict],
+    orphans: Orphans | None,
+    machine: float,
+) -> None:
     own = sum(record["own"] for record in records)
     children = sum(record["children"] for record in records)
     measured = {name: cpu for name, cpu in servers.items() if cpu is not None}
@@ -134,12 +185,22 @@ def _report(wall: float, pytest_cpu: float, servers: dict[str, float | None], re
     print(f"\nwall time {wall:.0f} s on {cores} cores")
     print(f"CPU of the pytest processes and every process they started: {pytest_cpu:.0f} s")
     print(f"  in the tests (set-up and teardown included): {own:.0f} s in pytest, {children:.0f} s in their children")
+    if orphans is None:
+        print("  (processes that outlived their parent are not counted: this system refused to hand them over)")
+    else:
+        print(
+            f"  in {orphans.ended} processes that outlived their parent (Chromium's, mostly), counted in no test: "
+            f"{orphans.cpu:.0f} s"
+        )
+        if orphans.left:
+            print(f"  still running 10 s after the run: {len(orphans.left)} processes ({orphans.left[:10]})")
     for name, cpu in servers.items():
         print(f"CPU of the {name} server: " + (f"{cpu:.0f} s" if cpu is not None else "not measured"))
     print(
         f"all together {total:.0f} s: no run of this work can take less than {total / cores:.0f} s "
-        f"on {cores} cores; this one kept them {100 * total / (wall * cores):.0f} % busy\n"
+        f"on {cores} cores; this one kept them {100 * total / (wall * cores):.0f} % busy"
     )
+    print(f"the whole machine, every process on it, was busy {machine:.0f} CPU-s meanwhile\n")
     print(f"{'folder':<24}{'tests':>6}{'CPU pytest s':>14}{'CPU children s':>16}{'wall s (summed)':>17}")
     for folder, (folder_own, folder_children, folder_wall, count) in sorted(
         _by_folder(records).items(), key=lambda item: -(item[1][0] + item[1][1])
@@ -150,6 +211,46 @@ def _report(wall: float, pytest_cpu: float, servers: dict[str, float | None], re
         print(f"  {record['own'] + record['children']:6.1f}  {record['test']}")
 
 
+@dataclass
+class Orphans:
+    """The processes the run left to this one: how many ended, their CPU, and
+    the pids of those still running 10 s after the run (leaked)."""
+
+    ended: int = 0
+    cpu: float = 0.0
+    left: list[int] = field(default_factory=list)
+
+    def reap(self, keep: int) -> None:
+        count, cpu = _reap_orphans(keep)
+        self.ended += count
+        self.cpu += cpu
+
+
+def _run(command: list[str], env: dict) -> tuple[int, Orphans | None]:
+    """Run pytest, waiting meanwhile for the orphans it leaves; its exit
+    status and the orphans (None where they cannot be adopted)."""
+    orphans = Orphans() if _adopt_orphans() else None
+    process = subprocess.Popen(command, cwd=BASE_DIR, env=env)
+    while process.poll() is None:
+        if orphans:
+            orphans.reap(keep=process.pid)
+        time.sleep(0.5)
+    if orphans:
+        deadline = time.monotonic() + 10
+        while True:
+            orphans.reap(keep=-1)
+            orphans.left = [int(pid) for pid in os.listdir("/proc") if pid.isdigit() and _parent(pid) == os.getpid()]
+            if not orphans.left or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+    return process.returncode, orphans
+
+
+def _parent(pid: str) -> int | None:
+    fields = proc_stat(pid)
+    return int(fields[1]) if fields else None
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory(prefix="suite-cpu-") as folder:
         command = [
@@ -157,16 +258,18 @@ def main() -> int:
             *sys.argv[1:],
         ]
         servers_before = {"PostgreSQL": _postgresql_cpu(), "Redis": _redis_cpu()}
+        machine_before = _machine_busy()
         started = time.monotonic()
-        status = subprocess.call(command, cwd=BASE_DIR, env={**os.environ, RECORDS: folder})
+        status, orphans = _run(command, {**os.environ, RECORDS: folder})
         wall = time.monotonic() - started
+        machine = _machine_busy() - machine_before
         servers_after = {"PostgreSQL": _postgresql_cpu(), "Redis": _redis_cpu()}
         records = [json.loads(line) for path in Path(folder).glob("*.jsonl") for line in path.read_text().splitlines()]
     servers: dict[str, float | None] = {}
     for name, before in servers_before.items():
         after = servers_after[name]
         servers[name] = after - before if before is not None and after is not None else None
-    _report(wall, _cpu()[1], servers, records)
+    _report(wall, _cpu()[1], servers, records, orphans, machine)
     return status
 
 
