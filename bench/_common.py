@@ -1,5 +1,5 @@
 """What several benches need: the local servers they default to, URLs with
-another database, percentiles, a process's CPU from /proc, and a bot's GET. No Django
+another database, percentiles, a process's fields and CPU from /proc, and a bot's GET. No Django
 here but in django_on_a_throwaway_database, which sets it up."""
 
 from __future__ import annotations
@@ -40,6 +40,15 @@ def proc_stat(pid: int | str) -> list[str] | None:
         return None
     # The command name is in parentheses and may hold spaces.
     return text.rsplit(")", 1)[1].split()
+
+
+def proc_cpu(pid: int | str) -> float | None:
+    """A process's CPU seconds with its ended children's (utime, stime,
+    cutime, cstime: fields 14-17 of proc(5)); None for a process that is gone."""
+    fields = proc_stat(pid)
+    if fields is None:
+        return None
+    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
 async def http_get(port: int, path: str, secret: str | None = None) -> tuple[int, bytes]:

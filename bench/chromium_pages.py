@@ -27,7 +27,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 if str(BASE_DIR) not in sys.path:
     sys.path.insert(0, str(BASE_DIR))
 
-from bench._common import proc_stat  # noqa: E402
+from bench._common import proc_cpu  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # Each page is left open this long before it closes: a test reads and clicks
@@ -59,7 +59,7 @@ class _Server(ThreadingHTTPServer):
 
 def chromium_cpu() -> float:
     """CPU seconds of every Chromium process alive, with its ended children's."""
-    total = 0
+    total = 0.0
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
@@ -67,10 +67,9 @@ def chromium_cpu() -> float:
             command = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             continue
-        fields = proc_stat(pid) if b"chromium" in command.split(b"\0")[0] else None
-        if fields:
-            total += sum(int(value) for value in fields[11:15])
-    return total / os.sysconf("SC_CLK_TCK")
+        if b"chromium" in command.split(b"\0")[0]:
+            total += proc_cpu(pid) or 0.0
+    return total
 
 
 def pages_cost(browser, url: str, pages: int, keeper: str) -> float:

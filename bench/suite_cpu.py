@@ -44,7 +44,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 if str(BASE_DIR) not in sys.path:
     sys.path.insert(0, str(BASE_DIR))
 
-from bench._common import proc_stat  # noqa: E402
+from bench._common import proc_cpu, proc_stat  # noqa: E402
 
 RECORDS = "SUITE_CPU_RECORDS"
 # prctl(2): orphans among this process's descendants become its children.
@@ -98,11 +98,7 @@ def _postgresql_cpu() -> float | None:
         pid = (Path(data_directory) / "postmaster.pid").read_text().split()[0]
     except Exception:
         return None
-    fields = proc_stat(pid)
-    if fields is None:
-        return None
-    # utime, stime, cutime, cstime: fields 14-17 of proc(5), 11-14 after the name.
-    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    return proc_cpu(pid)
 
 
 def _redis_cpu() -> float | None:
@@ -129,23 +125,29 @@ def _adopt_orphans() -> bool:
     return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
 
 
-def _reap_orphans(keep: int) -> tuple[int, float]:
-    """Wait for every ended child but ``keep`` (the pytest process, which its
-    Popen waits for): how many were waited for, and their CPU seconds (their
-    own and their ended children's), read before each is waited for."""
-    reaped, cpu = 0, 0.0
-    while True:
-        try:
-            ended = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-        except ChildProcessError:
-            return reaped, cpu
-        if ended is None or ended.si_pid == keep:
-            return reaped, cpu
-        fields = proc_stat(ended.si_pid)
-        if fields:
-            cpu += sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
-        os.waitpid(ended.si_pid, 0)
-        reaped += 1
+@dataclass
+class Orphans:
+    """The processes the run left to this one: how many ended, their CPU (their
+    own and their ended children's, read before each is waited for), and the
+    pids of those still running 10 s after the run (leaked)."""
+
+    ended: int = 0
+    cpu: float = 0.0
+    left: list[int] = field(default_factory=list)
+
+    def reap(self, keep: int) -> None:
+        """Wait for every ended child but ``keep`` (the pytest process, which
+        its Popen waits for)."""
+        while True:
+            try:
+                ended = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            except ChildProcessError:
+                return
+            if ended is None or ended.si_pid == keep:
+                return
+            self.cpu += proc_cpu(ended.si_pid) or 0.0
+            os.waitpid(ended.si_pid, 0)
+            self.ended += 1
 
 
 def _machine_busy() -> float:
@@ -209,21 +211,6 @@ def _report(
     print("\nthe tests that used most CPU (pytest + children, seconds):")
     for record in sorted(records, key=lambda record: -(record["own"] + record["children"]))[:15]:
         print(f"  {record['own'] + record['children']:6.1f}  {record['test']}")
-
-
-@dataclass
-class Orphans:
-    """The processes the run left to this one: how many ended, their CPU, and
-    the pids of those still running 10 s after the run (leaked)."""
-
-    ended: int = 0
-    cpu: float = 0.0
-    left: list[int] = field(default_factory=list)
-
-    def reap(self, keep: int) -> None:
-        count, cpu = _reap_orphans(keep)
-        self.ended += count
-        self.cpu += cpu
 
 
 def _run(command: list[str], env: dict) -> tuple[int, Orphans | None]:
