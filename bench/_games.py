@@ -10,14 +10,17 @@ seconds that way, where model instances would take minutes.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from datetime import timedelta
 
 from django.db import connection, transaction
 
+from games import engine
 from games.models import ActionRecord, Game, Seat
 from games.randomness import commitment, new_seed
 from games.services.links import link_issue, seat_token
+from tests.factories import play_until, started_game
 
 BATCH = 2000
 
@@ -119,3 +122,19 @@ def links_issue(game_ids: Sequence[int]) -> dict[int, dict[int, str]]:
                 [[seat.pk for seat in seats], [seat.link_nonce for seat in seats], [seat.token_hash for seat in seats]],
             )
     return tokens
+
+
+def deep_in_race_6(seed: int) -> Game:
+    """A four-player game played at random into race 6, roll 8 or later, a
+    player to decide: the deep game of bench/web.py and bench/statements.py."""
+    for attempt in range(20):
+        game = started_game(4)
+        game = play_until(
+            game,
+            lambda s: s.phase == engine.state.RACE and s.race.number == 6 and s.race.rolls >= 8
+            and engine.decision_kind(s) not in (None, "chance"),
+            random.Random(seed + attempt),
+        )
+        if game.status == Game.Status.RUNNING:
+            return game
+    raise RuntimeError("no random game got deep into race 6")

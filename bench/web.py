@@ -60,7 +60,6 @@ import argparse
 import http.client
 import json
 import os
-import random
 import socket
 import statistics
 import subprocess
@@ -84,12 +83,13 @@ from django.db.models import F  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_databases, teardown_databases  # noqa: E402
 
+from bench._games import deep_in_race_6  # noqa: E402
 from games import engine  # noqa: E402
 from games.models import ActionRecord, Game, Notification, Seat  # noqa: E402
 from games.services.api_tokens import api_token_create  # noqa: E402
 from games.services.game_state import load_state  # noqa: E402
 from games.web.forms import decision_form_data  # noqa: E402
-from tests.factories import play_until, started_game, tokens  # noqa: E402
+from tests.factories import started_game, tokens  # noqa: E402
 
 WARM_UP = 5
 API_DECISION = "/api/v1/seat/decision"
@@ -292,20 +292,6 @@ def measure_game(browser: Browser, client: Client, game: Game, repeat: int, floo
         "get_new": (new_q, new_timing),
         "version": (check_q, check_timing),
     }
-
-
-def deep_in_race_6(seed: int) -> Game:
-    for attempt in range(20):
-        game = started_game(4)
-        game = play_until(
-            game,
-            lambda s: s.phase == engine.state.RACE and s.race.number == 6 and s.race.rolls >= 8
-            and engine.decision_kind(s) not in (None, "chance"),
-            random.Random(seed + attempt),
-        )
-        if game.status == Game.Status.RUNNING:
-            return game
-    raise RuntimeError("no random game got deep into race 6")
 
 
 def free_port() -> int:

@@ -13,7 +13,7 @@ from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games.models import Game, Seat
+from games.models import ActionRecord, Game, Seat
 from games.selectors.game_page import seat_and_its_table, seat_page_rows
 from games.services import statements
 from games.services.seats import game_seats
@@ -120,3 +120,33 @@ def test_a_locked_game_keeps_another_transaction_from_locking_it():
         elsewhere.start()
         elsewhere.join()
     assert len(refused) == 1
+
+
+def _told_by_queryset(game: Game, limit: int | None) -> list[tuple]:
+    records = ActionRecord.objects.filter(game_id=game.pk, seq__lte=game.version).exclude(events=[]).order_by("-seq")
+    return list(records.values_list(*statements.TOLD_FIELDS)[:limit])
+
+
+def _record(game: Game, seq: int, events: list) -> None:
+    ActionRecord.objects.create(game=game, seq=seq, seat=0, actor="player", source="web", action="x", events=events)
+
+
+@pytest.mark.parametrize("limit", [1, 5, None])
+def test_the_records_a_history_tells_are_those_the_queryset_finds(game, limit):
+    game.refresh_from_db()
+    told_event = [{"type": "pass", "colour": "red"}]
+    first = game.version + 1
+    for seq in range(first, first + 6):
+        _record(game, seq, [] if seq == first + 4 else told_event)
+    # The newest has no events, and takes no place; one newer than the
+    # game's version is not told yet.
+    _record(game, first + 6, [])
+    _record(game, first + 7, told_event)
+    Game.objects.filter(pk=game.pk).update(version=first + 6)
+    game.refresh_from_db()
+    told = statements.told_records(game.pk, game.version, limit)
+    expected = _told_by_queryset(game, limit)
+    assert [tuple(getattr(record, name) for name in statements.TOLD_FIELDS) for record in told] == expected
+    assert [seq for _, seq, *_ in expected][:3] == [first + 5, first + 3, first + 2][:limit]
+    assert all(isinstance(record.events, list) and record.events for record in told)
+    assert told[0].created_at.tzinfo is not None

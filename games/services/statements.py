@@ -3,7 +3,8 @@
 Each statement replaces a queryset that cost more to compile than to run on
 a path every player takes: a page's rows and its version (asked for every
 few seconds by an open page), the seats and the game a page or a decision
-is made from, and the game a decision locks. The figures are in
+is made from, the game a decision locks, and the log records a history
+tells (on the first view of every version). The figures are in
 bench/README.md. The statements are written from the models' own metadata
 (each field's column, each model's table, quoted as the database wants),
 once per process; models come back through the ORM's public raw(), which
@@ -17,7 +18,7 @@ import functools
 
 from django.db import connection, models
 
-from games.models import Game, Seat
+from games.models import ActionRecord, Game, Seat
 
 
 def _column(model: type[models.Model], name: str) -> str:
@@ -67,6 +68,33 @@ def game_locked(game_id: int) -> Game | None:
     transaction ends (select_for_update().get(), without its compiling,
     which cost every decision a quarter of a millisecond)."""
     return next(iter(Game.objects.raw(_game_locked_statement(), [game_id])), None)
+
+
+# The columns of a log record that a history tells.
+TOLD_FIELDS = ("id", "seq", "created_at", "events", "actor")
+
+
+@functools.cache
+def _told_statement(limited: bool) -> str:
+    columns = ", ".join(_column(ActionRecord, name) for name in TOLD_FIELDS)
+    events = _column(ActionRecord, "events")
+    # CAST: the text of a JSON column, "[]" for an empty list both where it
+    # is text (SQLite) and where it is jsonb (PostgreSQL).
+    return (
+        f"SELECT {columns} FROM {_table(ActionRecord)} "
+        f"WHERE {_column(ActionRecord, 'game')} = %s AND {_column(ActionRecord, 'seq')} <= %s "
+        f"AND CAST({events} AS TEXT) <> %s "
+        f"ORDER BY {_column(ActionRecord, 'seq')} DESC" + (" LIMIT %s" if limited else "")
+    )
+
+
+def told_records(game_id: int, up_to_seq: int, limit: int | None) -> list[ActionRecord]:
+    """The game's log records up to ``up_to_seq`` that hold events, newest
+    first, at most ``limit`` (None: all), with TOLD_FIELDS loaded."""
+    params: list[object] = [game_id, up_to_seq, "[]"]
+    if limit is not None:
+        params.append(limit)
+    return list(ActionRecord.objects.raw(_told_statement(limit is not None), params))
 
 
 # ---- rows, compared and digested, never used as model values -------------------
