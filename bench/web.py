@@ -1,6 +1,6 @@
 """What a decision POST and a seat page cost over HTTP, next to floors served by the same server.
 
-    .venv/bin/python bench/web.py [--repeat N] [--seed S]
+    .venv/bin/python bench/web.py [--repeat N] [--seed S] [--asgi]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/versailles REDIS_URL=redis://127.0.0.1:6379/0 \\
         .venv/bin/python bench/web.py
 
@@ -300,15 +300,21 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def server_start(port: int, env: dict) -> subprocess.Popen:
+def server_start(port: int, env: dict, *, asgi: bool = False) -> subprocess.Popen:
+    """gunicorn with one gthread worker, as the pages are served; ``asgi``:
+    with one of uvicorn's workers, as the API is served (docker-compose.yml)."""
+    shape = (
+        ["-k", "uvicorn_worker.UvicornWorker", "versailles_site.asgi:application"]
+        if asgi
+        else ["--threads", "2", "versailles_site.wsgi:application"]
+    )
     # The server writes to its own copy of the file; this process needs none.
     with open(Path(_tmp.name) / "gunicorn.log", "wb") as log:
         server = subprocess.Popen(
             [
                 str(BASE_DIR / ".venv" / "bin" / "gunicorn"), "-c", "versailles_site/gunicorn_conf.py",
                 "--pythonpath", str(BENCH_DIR), "--bind", f"127.0.0.1:{port}",
-                "--workers", "1", "--threads", "2", "--access-logfile", str(Path(_tmp.name) / "access.log"),
-                "versailles_site.wsgi:application",
+                "--workers", "1", "--access-logfile", str(Path(_tmp.name) / "access.log"), *shape,
             ],
             cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
@@ -346,6 +352,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=200, help="timed requests per figure (default 200)")
     parser.add_argument("--seed", type=int, default=6)
+    parser.add_argument(
+        "--asgi",
+        action="store_true",
+        help="serve as production serves the API: gunicorn with uvicorn's worker (compare the ms, not the ratios)",
+    )
     args = parser.parse_args()
 
     old_config = setup_databases(verbosity=0, interactive=False, serialized_aliases=set())
@@ -365,7 +376,7 @@ def main() -> None:
                 cursor.execute("ANALYZE")
         page_bytes = len(client.get(f"/s/{mover_token(deep_game)}/").content)
         port = free_port()
-        server = server_start(port, server_env(floor_game, page_bytes))
+        server = server_start(port, server_env(floor_game, page_bytes), asgi=args.asgi)
         browser = Browser(port)
         # The CSRF cookie, from a page that has a form, as a browser gets it.
         browser.request("GET", f"/s/{mover_token(first_game)}/")
@@ -390,8 +401,14 @@ def main() -> None:
     name = "SQLite (temporary file, WAL)" if vendor == "sqlite" else "PostgreSQL"
     cache = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
     print(
-        f"\n{name}, cache {cache}: medians of {args.repeat} requests each, over HTTP to gunicorn (1 worker), DEBUG off;"
+        f"\n{name}, cache {cache}: medians of {args.repeat} requests each, over HTTP to gunicorn (1 worker"
+        f"{', uvicorn' if args.asgi else ''}), DEBUG off;"
     )
+    if args.asgi:
+        print(
+            "under ASGI the floors, sync views, open a database connection a request: "
+            "compare the milliseconds with a run without --asgi, not the ratios"
+        )
     print("each request alternates with one of its floor, and the ratio is to that floor's median\n")
     print(
         f"floors: a static page of {page_bytes:,} bytes ({static_q} queries); "
