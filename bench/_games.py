@@ -17,7 +17,7 @@ from datetime import timedelta
 from django.db import connection, transaction
 
 from games import engine
-from games.models import ActionRecord, Game, Seat
+from games.models import ActionRecord, Game, Notification, Seat
 from games.randomness import commitment, new_seed
 from games.services.links import link_issue, seat_token
 from tests.factories import play_until, started_game
@@ -138,3 +138,19 @@ def deep_in_race_6(seed: int) -> Game:
         if game.status == Game.Status.RUNNING:
             return game
     raise RuntimeError("no random game got deep into race 6")
+
+
+GAME_FIELDS = ("state", "version", "decision_version", "deadline", "reminder_at", "status", "ended_at")
+
+
+def restorer(game: Game):
+    """Put the game back as it is now: row, action log, outbox (bench only)."""
+    snapshot = Game.objects.filter(pk=game.pk).values(*GAME_FIELDS).get()
+
+    def restore():
+        with transaction.atomic():
+            ActionRecord.objects.filter(game=game, seq__gt=snapshot["version"]).delete()
+            Notification.objects.filter(game=game, version__gt=snapshot["version"]).delete()
+            Game.objects.filter(pk=game.pk).update(**snapshot)
+
+    return restore

@@ -78,14 +78,14 @@ from bench._common import django_on_a_throwaway_database, with_path  # noqa: E40
 _tmp = django_on_a_throwaway_database("versailles-bench-web-", "web_site")
 
 from django.conf import settings  # noqa: E402
-from django.db import connection, transaction  # noqa: E402
+from django.db import connection  # noqa: E402
 from django.db.models import F  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_databases, teardown_databases  # noqa: E402
 
-from bench._games import deep_in_race_6  # noqa: E402
+from bench._games import deep_in_race_6, restorer  # noqa: E402
 from games import engine  # noqa: E402
-from games.models import ActionRecord, Game, Notification, Seat  # noqa: E402
+from games.models import ActionRecord, Game, Seat  # noqa: E402
 from games.services.api_tokens import api_token_create  # noqa: E402
 from games.services.game_state import load_state  # noqa: E402
 from games.web.forms import decision_form_data  # noqa: E402
@@ -181,22 +181,6 @@ def queries_of(request, before=None, after=None) -> int:
     if after:
         after()
     return count
-
-
-GAME_FIELDS = ("state", "version", "decision_version", "deadline", "reminder_at", "status", "ended_at")
-
-
-def restorer(game: Game):
-    """Put the game back as it is now: row, action log, outbox (bench only)."""
-    snapshot = Game.objects.filter(pk=game.pk).values(*GAME_FIELDS).get()
-
-    def restore():
-        with transaction.atomic():
-            ActionRecord.objects.filter(game=game, seq__gt=snapshot["version"]).delete()
-            Notification.objects.filter(game=game, version__gt=snapshot["version"]).delete()
-            Game.objects.filter(pk=game.pk).update(**snapshot)
-
-    return restore
 
 
 def version_bump(game: Game) -> None:
