@@ -1,7 +1,8 @@
 """What the middleware costs the API under ASGI: the deep game's API
 decision, in process through Django's AsyncClient (the ASGI handler), with
-the settings' whole MIDDLEWARE against the project's own async middleware
-alone, the two alternating (medians of --repeat each).
+the site's whole MIDDLEWARE, with the API process's
+(versailles_site/api_settings.py) and with the project's own async
+middleware alone, in turn (medians of --repeat each).
 
 Under ASGI each hook of a middleware built on Django's MiddlewareMixin runs
 through sync_to_async, a hop from the event loop to a thread and back; the
@@ -38,9 +39,7 @@ from games import engine  # noqa: E402
 from games.models import Seat  # noqa: E402
 from games.services.api_tokens import api_token_create  # noqa: E402
 from games.services.game_state import load_state  # noqa: E402
-
-# The project's middleware: async, no hop under ASGI.
-OWN_PREFIXES = ("versailles_site.", "games.")
+from versailles_site import api_settings  # noqa: E402
 
 
 async def measure(game, repeat: int) -> dict[str, float]:
@@ -51,8 +50,13 @@ async def measure(game, repeat: int) -> dict[str, float]:
         {"decision": engine.format_action(engine.default_action(state)), "version": game.decision_version}
     )
     restore = sync_to_async(await sync_to_async(restorer)(game))
-    own = [path for path in settings.MIDDLEWARE if path.startswith(OWN_PREFIXES)]
-    clients = {f"all {len(settings.MIDDLEWARE)}": AsyncClient(), f"the project's own {len(own)}": AsyncClient()}
+    own = [path for path in settings.MIDDLEWARE if path.startswith(api_settings.PROJECT_PREFIXES)]
+    lists = {
+        f"the site's {len(settings.MIDDLEWARE)}": settings.MIDDLEWARE,
+        f"the API process's {len(api_settings.MIDDLEWARE)}": api_settings.MIDDLEWARE,
+        f"the project's own {len(own)}": own,
+    }
+    clients = {name: AsyncClient() for name in lists}
 
     address, authorization = reverse("api_seat_decision"), {"Authorization": f"Bearer {secret}"}
 
@@ -62,10 +66,9 @@ async def measure(game, repeat: int) -> dict[str, float]:
         await restore()
 
     # A client's handler reads MIDDLEWARE at its first request.
-    first, second = clients.values()
-    await decide(first)
-    with override_settings(MIDDLEWARE=own):
-        await decide(second)
+    for name, client in clients.items():
+        with override_settings(MIDDLEWARE=lists[name]):
+            await decide(client)
     times: dict[str, list[float]] = {name: [] for name in clients}
     for _ in range(repeat):
         for name, client in clients.items():
@@ -96,7 +99,7 @@ def main() -> None:
         _tmp.cleanup()
     print(f"\n{connection.vendor}, in process (AsyncClient), the deep game's API decision: medians of {args.repeat}\n")
     for name, median in figures.items():
-        print(f"  middleware: {name:<22}{median:>8.2f} ms")
+        print(f"  middleware: {name:<26}{median:>8.2f} ms")
 
 
 if __name__ == "__main__":

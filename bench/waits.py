@@ -48,7 +48,8 @@ from tests.factories import play_steps, started_game  # noqa: E402
 
 
 def server_start(port: int) -> subprocess.Popen:
-    env = dict(os.environ)
+    # The API process's settings, as docker-compose.yml's api service runs it.
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="versailles_site.api_settings")
     database = connection.settings_dict
     if connection.vendor == "sqlite":
         env["SQLITE_PATH"] = database["NAME"]

@@ -286,7 +286,9 @@ def free_port() -> int:
 
 def server_start(port: int, env: dict, *, asgi: bool = False) -> subprocess.Popen:
     """gunicorn with one gthread worker, as the pages are served; ``asgi``:
-    with one of uvicorn's workers, as the API is served (docker-compose.yml)."""
+    with one of uvicorn's workers, as the API is served (docker-compose.yml),
+    but with the site's settings (the API process's keep less middleware,
+    bench/asgi_middleware.py)."""
     shape = (
         ["-k", "uvicorn_worker.UvicornWorker", "versailles_site.asgi:application"]
         if asgi
@@ -339,7 +341,7 @@ def main() -> None:
     parser.add_argument(
         "--asgi",
         action="store_true",
-        help="serve as production serves the API: gunicorn with uvicorn's worker (compare the ms, not the ratios)",
+        help="serve from gunicorn with uvicorn's worker, with the site's settings (compare the ms, not the ratios)",
     )
     args = parser.parse_args()
 

@@ -76,6 +76,7 @@ LAYERS: dict[str, Layer] = {
     "config": Layer(
         modules=(
             "versailles_site.settings",
+            "versailles_site.api_settings",
             "versailles_site.env",
             "versailles_site.broker",
             "versailles_site.gunicorn_conf",

@@ -1,7 +1,8 @@
-"""The site served as production serves it (gunicorn with uvicorn's worker,
-versailles_site.asgi), on this test's database, for the tests of waiting
-clients: under ASGI a wait must hold no thread, which a WSGI live server
-cannot show."""
+"""The API served as production serves it (gunicorn with uvicorn's worker,
+versailles_site.asgi, with the API process's settings,
+versailles_site/api_settings.py), on this test's database, for the tests of
+waiting clients: under ASGI a wait must hold no thread, which a WSGI live
+server cannot show."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def asgi_server(tmp_path: Path, **settings_env: str) -> Iterator[Server]:
     """gunicorn -k uvicorn_worker.UvicornWorker, one worker, on a free port."""
     log_path = tmp_path / "asgi.log"
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH", "GUNICORN_CMD_ARGS")}
-    env.update(database_env(), DJANGO_SETTINGS_MODULE="versailles_site.settings", PYTHONUNBUFFERED="1")
+    env.update(database_env(), DJANGO_SETTINGS_MODULE="versailles_site.api_settings", PYTHONUNBUFFERED="1")
     # Every request of a test comes from one address, as fast as it can.
     env.update(API_REQUESTS_PER_MINUTE_PER_CLIENT="1000000", API_REQUESTS_PER_MINUTE_PER_TOKEN="1000000")
     env.update(settings_env)
