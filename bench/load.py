@@ -691,6 +691,8 @@ def waits_start(args, services: Services, made: dict, work: Path) -> dict:
         [
             python, "-m", "gunicorn", "-c", "versailles_site/gunicorn_conf.py", "versailles_site.asgi:application",
             "-k", "uvicorn_worker.UvicornWorker", "--bind", f"127.0.0.1:{port}", "--workers", str(args.api_workers),
+            # The API process's settings, as docker-compose.yml's api service runs it.
+            "--env", "DJANGO_SETTINGS_MODULE=versailles_site.api_settings",
         ],
     )
     services.wait_for("api", lambda: answers(f"http://127.0.0.1:{port}/api/v1/openapi.json"))

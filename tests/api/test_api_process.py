@@ -85,3 +85,6 @@ def test_the_api_process_takes_a_decision_words_a_refusal_and_sends_the_security
         assert answer.headers["X-Content-Type-Options"] == "nosniff"
         assert "default-src 'self'" in answer.headers["Content-Security-Policy"]
         assert "Set-Cookie" not in answer.headers
+        # Only the site's clickjacking middleware sets it (the policy's
+        # frame-ancestors says as much): the server runs the API's settings.
+        assert "X-Frame-Options" not in answer.headers
