@@ -4,14 +4,15 @@ site's own, with only the middleware the API needs.
 
 Under ASGI each hook of a middleware built on Django's MiddlewareMixin runs
 on a thread, a hop from the event loop and back, and those hops cost an API
-decision 2.1–2.6 ms, a seventh of it (bench/asgi_middleware.py). The API uses
+decision 1.6–2.6 ms, about a seventh of it (bench/asgi_middleware.py). The API uses
 nothing of sessions, CSRF (its views are exempt: a bearer token is no
-cookie), messages, authentication, the clickjacking header on JSON, the
-common middleware's slash redirects or the lockout page of the sign-in it
-does not have. Kept: Django's security middleware (the HTTPS redirect, HSTS,
-nosniff), the locale (the errors told before a token is read speak the
-client's Accept-Language) and the project's own, which are async and hop
-nowhere."""
+cookie), messages, authentication, the clickjacking header on JSON or the
+lockout page of the sign-in it does not have. Kept: Django's security
+middleware (the HTTPS redirect, HSTS, nosniff), the locale (the errors told
+before a token is read speak the client's Accept-Language), the common
+middleware (its Content-Length: without it uvicorn sends every answer
+chunked, which a client reading a plain HTTP/1.0-style body cannot parse)
+and the project's own, which are async and hop nowhere."""
 
 from .settings import *  # noqa: F403
 from .settings import MIDDLEWARE as SITE_MIDDLEWARE
@@ -19,6 +20,7 @@ from .settings import MIDDLEWARE as SITE_MIDDLEWARE
 API_MIDDLEWARE_KEPT = (
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
 )
 PROJECT_PREFIXES = ("versailles_site.", "games.")
 

@@ -4,7 +4,7 @@ hook of Django's MiddlewareMixin middleware is a hop to a thread and back
 (bench/asgi_middleware.py). Served as production serves it, the API still
 takes a decision with no cookie and no CSRF token, words a refusal made
 before any token is read in the client's language, and sends the security
-headers the site's answers carry."""
+headers the site's answers carry and each answer's length."""
 
 from __future__ import annotations
 
@@ -29,14 +29,17 @@ def test_the_api_keeps_the_sites_middleware_in_its_order_and_drops_what_it_does_
     assert kept == [path for path in settings.MIDDLEWARE if path in kept]
     assert set(settings.MIDDLEWARE) - set(kept) == {
         "django.contrib.sessions.middleware.SessionMiddleware",
-        "django.middleware.common.CommonMiddleware",
         "django.middleware.csrf.CsrfViewMiddleware",
         "django.contrib.auth.middleware.AuthenticationMiddleware",
         "django.contrib.messages.middleware.MessageMiddleware",
         "django.middleware.clickjacking.XFrameOptionsMiddleware",
         "axes.middleware.AxesMiddleware",
     }
-    assert {"django.middleware.security.SecurityMiddleware", "django.middleware.locale.LocaleMiddleware"} <= set(kept)
+    assert {
+        "django.middleware.security.SecurityMiddleware",
+        "django.middleware.locale.LocaleMiddleware",
+        "django.middleware.common.CommonMiddleware",
+    } <= set(kept)
 
 
 def test_the_api_process_settings_pass_djangos_checks():
@@ -85,6 +88,7 @@ def test_the_api_process_takes_a_decision_words_a_refusal_and_sends_the_security
         assert answer.headers["X-Content-Type-Options"] == "nosniff"
         assert "default-src 'self'" in answer.headers["Content-Security-Policy"]
         assert "Set-Cookie" not in answer.headers
+        assert int(answer.headers["Content-Length"]) > 0 and "Transfer-Encoding" not in answer.headers
         # Only the site's clickjacking middleware sets it (the policy's
         # frame-ancestors says as much): the server runs the API's settings.
         assert "X-Frame-Options" not in answer.headers
