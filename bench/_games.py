@@ -11,11 +11,14 @@ seconds that way, where model instances would take minutes.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.db import connection, transaction
+from django.test.utils import setup_databases, teardown_databases
 
+from bench._common import backends_end
 from games import engine
 from games.models import ActionRecord, Game, Notification, Seat
 from games.randomness import commitment, new_seed
@@ -154,3 +157,28 @@ def restorer(game: Game):
             Game.objects.filter(pk=game.pk).update(**snapshot)
 
     return restore
+
+
+def statistics_made() -> None:
+    """The games were just written: a live database's autovacuum would have
+    analyzed the tables within a minute. Without statistics PostgreSQL's
+    planner takes the log for empty and reads every record of the deep game
+    for the history's latest lines."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+
+
+@contextmanager
+def deep_game_on_a_test_database(seed: int) -> Iterator[Game]:
+    """The test databases set up, deep_in_race_6(seed) played on them and
+    analyzed; torn down after, with any connection another thread kept."""
+    old_config = setup_databases(verbosity=0, interactive=False, serialized_aliases=set())
+    try:
+        game = deep_in_race_6(seed)
+        statistics_made()
+        yield game
+    finally:
+        if connection.vendor == "postgresql":
+            backends_end(connection, connection.settings_dict["NAME"])
+        teardown_databases(old_config, verbosity=0)

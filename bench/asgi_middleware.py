@@ -23,7 +23,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path[:0] = [str(BASE_DIR), str(BENCH_DIR)]
 
-from bench._common import backends_end, django_on_a_throwaway_database  # noqa: E402
+from bench._common import django_on_a_throwaway_database  # noqa: E402
 
 _tmp = django_on_a_throwaway_database("versailles-bench-asgi-", "web_site")
 
@@ -31,10 +31,10 @@ from asgiref.sync import sync_to_async  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import AsyncClient  # noqa: E402
-from django.test.utils import override_settings, setup_databases, teardown_databases  # noqa: E402
+from django.test.utils import override_settings  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
-from bench._games import deep_in_race_6, restorer  # noqa: E402
+from bench._games import deep_game_on_a_test_database, restorer  # noqa: E402
 from games import engine  # noqa: E402
 from games.models import Seat  # noqa: E402
 from games.services.api_tokens import api_token_create  # noqa: E402
@@ -83,19 +83,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=300, help="API decisions of each per figure (default 300)")
     parser.add_argument("--seed", type=int, default=6)
     args = parser.parse_args()
-    old_config = setup_databases(verbosity=0, interactive=False, serialized_aliases=set())
     try:
-        game = deep_in_race_6(args.seed)
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("ANALYZE")
-        figures = asyncio.run(measure(game, args.repeat))
+        # The loop's pool threads keep connections of their own: ended
+        # before the test database is dropped.
+        with deep_game_on_a_test_database(args.seed) as game:
+            figures = asyncio.run(measure(game, args.repeat))
     finally:
-        # The loop's pool threads keep connections of their own, which the
-        # database's drop would wait for.
-        if connection.vendor == "postgresql":
-            backends_end(connection, connection.settings_dict["NAME"])
-        teardown_databases(old_config, verbosity=0)
         _tmp.cleanup()
     print(f"\n{connection.vendor}, in process (AsyncClient), the deep game's API decision: medians of {args.repeat}\n")
     for name, median in figures.items():

@@ -25,9 +25,8 @@ from bench._common import django_on_a_throwaway_database  # noqa: E402
 _tmp = django_on_a_throwaway_database("versailles-bench-statements-", "web_site")
 
 from django.db import connection, transaction  # noqa: E402
-from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 
-from bench._games import deep_in_race_6  # noqa: E402
+from bench._games import deep_game_on_a_test_database  # noqa: E402
 from games.models import ActionRecord, Game, Seat  # noqa: E402
 from games.selectors.seat import SEAT_HISTORY_LIMIT  # noqa: E402
 from games.services import statements  # noqa: E402
@@ -81,17 +80,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1000, help="calls of each per figure (default 1000)")
     parser.add_argument("--seed", type=int, default=6)
     args = parser.parse_args()
-    old_config = setup_databases(verbosity=0, interactive=False, serialized_aliases=set())
     try:
-        game = deep_in_race_6(args.seed)
-        if connection.vendor == "postgresql":
-            # As bench/web.py: the statistics autovacuum would have made.
-            with connection.cursor() as cursor:
-                cursor.execute("ANALYZE")
-        records = ActionRecord.objects.filter(game=game).count()
-        figures = {name: medians(pair, args.repeat) for name, pair in pairs(game).items()}
+        with deep_game_on_a_test_database(args.seed) as game:
+            records = ActionRecord.objects.filter(game=game).count()
+            figures = {name: medians(pair, args.repeat) for name, pair in pairs(game).items()}
     finally:
-        teardown_databases(old_config, verbosity=0)
         _tmp.cleanup()
     print(f"\n{connection.vendor}, in process, the deep game ({records} log records): medians of {args.repeat} calls\n")
     print(f"{'what is read':<30}{'queryset ms':>13}{'statement ms':>14}{'saved ms':>10}")

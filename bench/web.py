@@ -83,7 +83,7 @@ from django.db.models import F  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_databases, teardown_databases  # noqa: E402
 
-from bench._games import deep_in_race_6, restorer  # noqa: E402
+from bench._games import deep_in_race_6, restorer, statistics_made  # noqa: E402
 from games import engine  # noqa: E402
 from games.models import ActionRecord, Game, Seat  # noqa: E402
 from games.services.api_tokens import api_token_create  # noqa: E402
@@ -353,13 +353,7 @@ def main() -> None:
         floor_game = started_game(3)
         first_game = started_game(4)
         deep_game = deep_in_race_6(args.seed)
-        if vendor == "postgresql":
-            # The games were just written: a live database's autovacuum would
-            # have analyzed the tables within a minute. Without statistics the
-            # planner takes the log for empty and reads every record of the
-            # deep game for the history's latest lines.
-            with connection.cursor() as cursor:
-                cursor.execute("ANALYZE")
+        statistics_made()
         page_bytes = len(client.get(f"/s/{mover_token(deep_game)}/").content)
         port = free_port()
         server = server_start(port, server_env(floor_game, page_bytes), asgi=args.asgi)
