@@ -11,7 +11,9 @@ its aim once few races are left. From its observation alone.
   with the margin over the rivals' average (LEADER_SHARE).
 - A lot is valued as the strong player values it, on draws made from the
   observation itself (common random numbers): the same observation always
-  gets the same value, and more draws than the strong player's.
+  gets the same value, and more draws than the strong player's. At the
+  substitute auctions before the last race it is bought for the chance of
+  ending the game first it adds (win_chance), not for its gold.
 - Removals and rolls as the strong player's."""
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ from collections.abc import Mapping
 from games.engine import Action, Bid, Pass, Push, Roll, Ruleset, lowest_bid
 from games.engine.observe import Observation
 
-from . import race_sim, strong
-from .view import my_seat, seat_of
+from . import race_sim, strong, win_chance
+from .view import my_seat, seat_of, team_of
 
 # Rests of a race played out for each candidate push.
 PLAYOUTS = 160
@@ -37,6 +39,11 @@ LOT_DRAWS = 24
 MARGIN = 1.0
 # A team's worth in a later race counts this much less for each race between.
 LATER_RACE_WEIGHT = 0.8
+# From the substitute auctions before this race on, a lot is bought for the
+# chance of ending the game first it adds, not for its gold.
+WIN_FROM_RACE = 6
+# The chance of ending first a lot must add to be bought then.
+WIN_MARGIN = 0.002
 
 
 def decide(view: Observation, ruleset: Ruleset, rng: random.Random) -> Action | None:
@@ -67,10 +74,28 @@ def _bid(view: Observation, ruleset: Ruleset) -> Action:
     gold = view["players"][my_seat(view)]["gold"]
     if lowest > gold:
         return Pass()
+    if auction["kind"] == "substitute_auction" and len(view["results"]) + 1 >= WIN_FROM_RACE:
+        return Bid(lowest) if _win_chance_gained(view, ruleset, lowest) > WIN_MARGIN else Pass()
     worth = strong.lot_worth(
         view, ruleset, random.Random(observed_seed(view)), samples=LOT_DRAWS, later_weight=LATER_RACE_WEIGHT
     )
     return Bid(lowest) if lowest <= min(gold, worth - MARGIN) else Pass()
+
+
+def _win_chance_gained(view: Observation, ruleset: Ruleset, price: int) -> float:
+    """How much buying the lot at ``price`` adds to the chance of ending the
+    game first, over the same draws of its unseen cards as lot_worth's."""
+    me = my_seat(view)
+    teams = [team_of(view, seat) for seat in range(len(view["players"]))]
+    gold = [player["gold"] for player in view["players"]]
+    first_race = len(view["results"]) + 1
+    now = win_chance.table_chance(teams, gold, me, ruleset, first_race, LATER_RACE_WEIGHT)
+    paid = [have - price if seat == me else have for seat, have in enumerate(gold)]
+    chances = []
+    for lot in strong.lot_teams(view, ruleset, random.Random(observed_seed(view)), LOT_DRAWS):
+        teams[me] = lot
+        chances.append(win_chance.table_chance(teams, paid, me, ruleset, first_race, LATER_RACE_WEIGHT))
+    return sum(chances) / len(chances) - now
 
 
 # --- the Devil's push ----------------------------------------------------------
@@ -133,4 +158,6 @@ def parameters() -> Mapping[str, float]:
         "LOT_DRAWS": LOT_DRAWS,
         "MARGIN": MARGIN,
         "LATER_RACE_WEIGHT": LATER_RACE_WEIGHT,
+        "WIN_FROM_RACE": WIN_FROM_RACE,
+        "WIN_MARGIN": WIN_MARGIN,
     }

@@ -123,15 +123,16 @@ def _beaten_by(count: list[float], chance: float) -> list[float]:
     return grown
 
 
-def expected_prize(
-    mine: tuple[float, ...], rivals: Sequence[tuple[tuple[float, ...], float]], prizes: Sequence[int], places_taken: int
-) -> float:
-    """The gold a chair can expect from the race: ``mine`` its finish_chances,
-    ``rivals`` each racing rival's with the share of equal roll counts it wins
-    (1 when it rolls before this chair in every round, 0.5 when unknown),
-    ``places_taken`` the chairs that have already finished."""
+def place_chances(
+    mine: tuple[float, ...], rivals: Sequence[tuple[tuple[float, ...], float]], places: int, places_taken: int
+) -> tuple[float, ...]:
+    """The chance of each of the first ``places`` places for a chair:
+    ``mine`` its finish_chances, ``rivals`` each racing rival's with the
+    share of equal roll counts it wins (1 when it rolls before this chair in
+    every round, 0.5 when unknown), ``places_taken`` the chairs that have
+    already finished."""
     ahead = [0.0] * len(rivals)  # each rival's chance to have finished before roll n
-    total = 0.0
+    chances = [0.0] * places
     for roll, chance in enumerate(mine):
         if chance:
             count = [1.0]
@@ -140,9 +141,17 @@ def expected_prize(
                 count = _beaten_by(count, ahead[index] + tie_share * now)
             for beaten, p in enumerate(count):
                 place = places_taken + beaten
-                if place < len(prizes):
-                    total += chance * p * prizes[place]
+                if place < places:
+                    chances[place] += chance * p
         for index, (theirs, _tie_share) in enumerate(rivals):
             if roll < len(theirs):
                 ahead[index] += theirs[roll]
-    return total
+    return tuple(chances)
+
+
+def expected_prize(
+    mine: tuple[float, ...], rivals: Sequence[tuple[tuple[float, ...], float]], prizes: Sequence[int], places_taken: int
+) -> float:
+    """The gold a chair can expect from the race (arguments as place_chances')."""
+    places = place_chances(mine, rivals, len(prizes), places_taken)
+    return sum(chance * prize for chance, prize in zip(places, prizes, strict=True))

@@ -82,10 +82,10 @@ def _field_push_chance(ruleset: Ruleset) -> float:
 
 
 @lru_cache(maxsize=200_000)
-def _race_worth(
+def _race_places(
     team: tuple[str, ...], rivals: tuple[tuple[str, ...] | None, ...], ruleset: Ruleset, race: int
-) -> float:
-    """Expected gold of ``team`` from race ``race`` against ``rivals``' teams."""
+) -> tuple[float, ...]:
+    """The chance of each prize's place for ``team`` in race ``race`` against ``rivals``' teams."""
     rates = [race_model.push_chance(team, ruleset)] + [
         _field_push_chance(ruleset) if rival is FIELD else race_model.push_chance(rival, ruleset) for rival in rivals
     ]
@@ -96,7 +96,21 @@ def _race_worth(
         else race_model.chair_chances(rival, ruleset, race, ruleset.start_space, rate)
         for rival, rate in zip(rivals, pushed[1:], strict=True)
     ]
-    return race_model.expected_prize(mine, [(walk, 0.5) for walk in walks], ruleset.prizes[race - 1], 0)
+    return race_model.place_chances(mine, [(walk, 0.5) for walk in walks], len(ruleset.prizes[race - 1]), 0)
+
+
+def _race_worth(
+    team: tuple[str, ...], rivals: tuple[tuple[str, ...] | None, ...], ruleset: Ruleset, race: int
+) -> float:
+    """Expected gold of ``team`` from race ``race`` against ``rivals``' teams."""
+    places = _race_places(team, rivals, ruleset, race)
+    return sum(chance * prize for chance, prize in zip(places, ruleset.prizes[race - 1], strict=True))
+
+
+def race_places(
+    team: Sequence[str], rivals: Sequence[Sequence[str] | None], ruleset: Ruleset, race: int
+) -> tuple[float, ...]:
+    return _race_places(*_keys(team, rivals), ruleset, race)
 
 
 def race_worth(team: Sequence[str], rivals: Sequence[Sequence[str] | None], ruleset: Ruleset, race: int) -> float:
@@ -152,8 +166,6 @@ def lot_worth(
     auction = view["auction"]
     assert auction is not None
     me = my_seat(view)
-    known = [card["code"] for card in auction["face_up"] + (auction["my_cards"] or []) if card is not None]
-    missing = max(0, ruleset.lot_size - len(known))
     pool = unseen(view, ruleset)
     rivals: list[list[str] | None] = [team_of(view, s) or FIELD for s in range(len(view["players"])) if s != me]
     first_race = len(view["results"]) + 1
@@ -168,11 +180,22 @@ def lot_worth(
             - ruleset.last_team_price
         )
     gains = [
-        team_worth(known + drawn(pool, missing, rng), rivals, ruleset, first_race, later_weight) - otherwise
-        for _ in range(samples if missing else 1)
+        team_worth(team, rivals, ruleset, first_race, later_weight) - otherwise
+        for team in lot_teams(view, ruleset, rng, samples)
     ]
     # What the player gains, its rivals lose: the race prizes are fixed.
     return sum(gains) / len(gains) * players / (players - 1)
+
+
+def lot_teams(view: Observation, ruleset: Ruleset, rng: random.Random, samples: int) -> list[list[str]]:
+    """``samples`` ways the lot of the auction may turn out, its unseen cards
+    drawn from the cards the player has not seen (one way if it sees them all)."""
+    auction = view["auction"]
+    assert auction is not None
+    known = [card["code"] for card in auction["face_up"] + (auction["my_cards"] or []) if card is not None]
+    missing = max(0, ruleset.lot_size - len(known))
+    pool = unseen(view, ruleset)
+    return [known + drawn(pool, missing, rng) for _ in range(samples if missing else 1)]
 
 
 def team_worth_of_field(
