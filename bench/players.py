@@ -229,7 +229,7 @@ def main() -> None:
         expert_wins = sum(r["winner_level"] == "expert" for r in table)
         strong_wins = sum(r["winner_level"] == "strong" for r in table)
         print(f"  at the expert + strong + two simple table: the expert won {expert_wins}, the strong player "
-              f"{strong_wins} ({expert_wins / max(1, strong_wins):.2f}x); sign test p = "
+              f"{strong_wins} ({expert_wins / max(1, strong_wins):.3f}x); sign test p = "
               f"{sign_test(expert_wins, strong_wins):.3f}")
         yardstick = paired_games(expert_results, YARDSTICK_LINE)
         if yardstick:
