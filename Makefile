@@ -47,7 +47,7 @@ run: migrate static messages
 # Heavy tests go out first (tests/conftest.py). PYTEST_WORKERS=0 runs the
 # suite in one process, as a plain `.venv/bin/python -m pytest` does.
 PYTEST_WORKERS ?= 4
-test: venv messages browser-deps spamassassin
+test: venv messages chromium browser-deps spamassassin
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 # SpamAssassin scores one email of each kind in each language
@@ -57,10 +57,14 @@ spamassassin:
 	@command -v spamassassin >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends spamassassin >/dev/null; }
 
 # The browser tests drive Debian's Chromium (Playwright cannot download its own
-# browser here). make test skips them, saying so, while it is missing.
+# browser here): its headless shell, and the full browser for the one test
+# that holds the two alike. make test installs them (apt-get, as root); where
+# that cannot be done, the browser tests skip and say so.
 chromium:
-	@if [ -x /usr/bin/chromium ]; then echo "Chromium: $$(/usr/bin/chromium --version 2>/dev/null)"; \
-	else apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromium-headless-shell ]; then \
+		echo "Chromium: $$(/usr/bin/chromium --version 2>/dev/null), and its headless shell"; \
+	else { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell >/dev/null; } \
+		|| echo "Chromium could not be installed (apt-get, as root): the browser tests will skip"; fi
 
 # axe-core, which the accessibility tests inject into pages, pinned in
 # package.json and package-lock.json, installed into node_modules/. Without

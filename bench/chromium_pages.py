@@ -4,9 +4,11 @@ context, the same with the blank page kept in another context, and one
 navigation.
 
     .venv/bin/python bench/chromium_pages.py [--pages 4] [--runs 2]
+    CHROMIUM=/usr/bin/chromium .venv/bin/python bench/chromium_pages.py
 
-Launches Debian's Chromium with the suite's flags (tests/browser/conftest.py)
-through Playwright, and serves a page of 50 bytes from a thread of this
+Launches Debian's Chromium as the suite does, its headless shell with the
+suite's flags (tests/browser/conftest.py; CHROMIUM=/usr/bin/chromium for the
+full browser), through Playwright, and serves a page of 50 bytes from a thread of this
 process. Chromium's CPU is read from /proc for every Chromium process alive
 (their own and their ended children's): the processes that end while a page
 closes would be missed by this process's own count of its children, as the
@@ -29,7 +31,6 @@ if str(BASE_DIR) not in sys.path:
 
 from bench._common import proc_cpu  # noqa: E402
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # Each page is left open this long before it closes: a test reads and clicks
 # on a page for at least that long, and Chromium's work after a load is counted.
 DWELL = 1.5
@@ -117,7 +118,8 @@ def main() -> None:
 
     from playwright.sync_api import sync_playwright
 
-    from tests.browser.conftest import CHROMIUM_ARGS
+    # The suite's browser: the headless shell, or CHROMIUM=/usr/bin/chromium for the full one.
+    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 
     server = _Server(("127.0.0.1", 0), _Page)
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -47,5 +47,7 @@ def test_the_worker_applies_or_refuses_each_reply_as_the_corpus_says(celery_env,
             assert (stored.status, actions) == (InboundMessage.Status.REFUSED, []), stored.result
         else:
             assert (stored.status, actions) == (InboundMessage.Status.APPLIED, [shape.expect]), stored.result
-    # Read in the worker process, not in this one.
+    # Read in the worker process, not in this one. The worker logs a task's
+    # result after the task has committed the status waited for above.
+    wait_until(lambda: len(worker.results("games.inbound_process")) >= len(NAMES), what="the worker's log")
     assert len(worker.results("games.inbound_process")) == len(NAMES)
